@@ -1,0 +1,3 @@
+module github.com/spindle-go/spindle
+
+go 1.25
