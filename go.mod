@@ -1,3 +1,9 @@
 module github.com/spindle-go/spindle
 
-go 1.25
+go 1.26.0
+
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)

@@ -1,0 +1,17 @@
+//go:build !linux || spindle_portable
+
+package sleep
+
+// Backend names the parker implementation compiled in.
+const Backend = "channel"
+
+// parker is a binary semaphore on a channel with room for one token: park
+// consumes a token, blocking until there is one; unpark provides one. The
+// protocol gives at most one token per park, so the send never blocks.
+type parker struct{ tokens chan struct{} }
+
+func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
+
+func (p *parker) park() { <-p.tokens }
+
+func (p *parker) unpark() { p.tokens <- struct{}{} }

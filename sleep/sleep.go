@@ -1,0 +1,232 @@
+package sleep
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+// Tunables of the idle loop. One round is one failed search for work
+// followed by one call of NoWorkFound. See the package doc for the
+// measurements behind the values.
+const (
+	// spinRounds rounds only pause the CPU (pauseIterations PAUSE
+	// instructions each): a steal attempt and a short pause cost well under
+	// a microsecond, so new work that appears within a few microseconds is
+	// found without entering the kernel.
+	spinRounds      = 16
+	pauseIterations = 64
+	// Rounds after spinRounds and before roundsUntilSleepy yield the OS
+	// thread (sched_yield), letting other threads of the machine run while
+	// this worker keeps its place in the Go scheduler.
+	roundsUntilSleepy = 48
+	// After announcing itself sleepy a worker searches once more, then
+	// sleeps.
+	roundsUntilSleeping = roundsUntilSleepy + 1
+)
+
+// MaxWorkers is the largest number of workers one Sleep can track.
+const MaxWorkers = maxThreads
+
+// Sleep coordinates the idle workers of one pool. Its zero value is not
+// usable; call New.
+type Sleep struct {
+	counters atomicCounters
+	_        [cacheLine - 8]byte // posters load counters; keep it alone on its line
+	workers  []workerSleep
+
+	sleeps  atomic.Uint64 // times a worker blocked
+	wakeups atomic.Uint64 // times a worker was woken by another
+}
+
+const cacheLine = 64
+
+// workerSleep is one worker's place to sleep. blocked is true exactly while
+// the worker has registered itself as sleeping in the counters and nobody
+// has woken it; it is guarded by mu, and whoever turns it from true to false
+// also removes the worker from the sleeping count and unparks it.
+type workerSleep struct {
+	mu      sync.Mutex
+	blocked bool
+	parker  parker
+	_       [cacheLine - 24]byte
+}
+
+// New returns the sleep state of a pool of n workers (1 <= n <= MaxWorkers).
+func New(n int) *Sleep {
+	if n < 1 || n > MaxWorkers {
+		panic(fmt.Sprintf("sleep.New: %d workers, want 1..%d", n, MaxWorkers))
+	}
+	s := &Sleep{workers: make([]workerSleep, n)}
+	for i := range s.workers {
+		s.workers[i].parker.init()
+	}
+	return s
+}
+
+// Idle is a worker's progress through the idle loop, from StartLooking
+// until it finds work. It lives in the worker's own frame.
+type Idle struct {
+	worker int
+	rounds uint32
+	jec    uint32 // the JEC when the worker announced itself sleepy
+}
+
+// StartLooking records that worker is out of local work and starts looking.
+// Every StartLooking is followed by exactly one WorkFound, when the worker
+// stops looking (work found or latch set).
+func (s *Sleep) StartLooking(worker int) Idle {
+	s.counters.addInactive()
+	return Idle{worker: worker}
+}
+
+// WorkFound records that a looking worker found work (or its latch was set)
+// and is active again. If workers are sleeping it wakes up to two of them:
+// where one job was found there are likely more (the chain wake-up that
+// spreads a burst of work over the pool without the poster waking everyone).
+func (s *Sleep) WorkFound() {
+	old := s.counters.subInactive()
+	if n := min(old.sleeping(), 2); n > 0 {
+		s.wakeAny(n)
+	}
+}
+
+// NoWorkFound is called by a looking worker after each failed search. It
+// pauses, yields or, after enough rounds, puts the worker to sleep until
+// work is posted or latch is set. hasInjected reports whether work injected
+// from outside the pool is waiting; it is the last check before blocking.
+func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
+	switch {
+	case st.rounds < spinRounds:
+		pause(pauseIterations)
+		st.rounds++
+	case st.rounds < roundsUntilSleepy:
+		osYield()
+		st.rounds++
+	case st.rounds == roundsUntilSleepy:
+		st.jec = s.counters.markSleepy()
+		st.rounds++
+		osYield()
+	default:
+		s.sleep(st, latch, hasInjected)
+	}
+}
+
+// sleep blocks the worker unless work was posted since it announced itself
+// sleepy, its latch was set, or injected work is waiting.
+func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
+	if !latch.getSleepy() {
+		return // set meanwhile; the caller sees it
+	}
+	ws := &s.workers[st.worker]
+	ws.mu.Lock()
+	if !latch.fallAsleep() {
+		ws.mu.Unlock()
+		st.rounds = 0 // the latch was set: the caller will stop looking
+		return
+	}
+	if !s.counters.tryAddSleeping(st.jec) {
+		// Work was posted after we announced sleepiness: look again, but
+		// skip the spinning, we were just there.
+		ws.mu.Unlock()
+		latch.wakeUp()
+		st.rounds = roundsUntilSleepy
+		return
+	}
+	// We are registered as sleeping. A poster that pushed to a deque saw
+	// our sleepy JEC and moved it (so tryAddSleeping failed above), or will
+	// see us sleeping and wake us. Injected work gets one more check (see
+	// the package doc for why this one is needed).
+	if hasInjected() {
+		s.counters.subSleeping()
+		ws.mu.Unlock()
+		latch.wakeUp()
+		st.rounds = roundsUntilSleepy
+		return
+	}
+	ws.blocked = true
+	ws.mu.Unlock()
+	s.sleeps.Add(1)
+	ws.parker.park()
+	// Whoever woke us cleared blocked and took us off the sleeping count.
+	st.rounds = 0
+	latch.wakeUp()
+}
+
+// NewInternalJobs announces n jobs pushed on a worker's own deque.
+// queueWasEmpty says whether that deque was empty before the push; if it
+// was not, idle workers evidently could not keep up and sleepers are woken
+// even if some workers are awake and looking.
+//
+// While no worker is sleepy this costs one atomic load.
+func (s *Sleep) NewInternalJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueWasEmpty) }
+
+// NewInjectedJobs announces n jobs pushed on the pool's injector by a
+// goroutine that is not one of its workers. The caller must publish the
+// jobs (make hasInjected true) before calling it.
+func (s *Sleep) NewInjectedJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueWasEmpty) }
+
+func (s *Sleep) newJobs(n int, queueWasEmpty bool) {
+	c := s.counters.markActive()
+	sleepers := c.sleeping()
+	if sleepers == 0 {
+		return
+	}
+	var toWake int
+	switch idle := c.awakeButIdle(); {
+	case !queueWasEmpty:
+		toWake = min(n, sleepers)
+	case idle < n:
+		toWake = min(n-idle, sleepers)
+	}
+	if toWake > 0 {
+		s.wakeAny(toWake)
+	}
+}
+
+// wakeAny wakes up to n sleeping workers, lowest index first.
+func (s *Sleep) wakeAny(n int) {
+	for i := range s.workers {
+		if s.WakeWorker(i) {
+			if n--; n == 0 {
+				return
+			}
+		}
+	}
+}
+
+// WakeWorker wakes worker i if it is blocked and reports whether it was.
+// Setters of a latch whose waiter was sleeping call it, and Close calls it
+// for every worker.
+func (s *Sleep) WakeWorker(i int) bool {
+	ws := &s.workers[i]
+	ws.mu.Lock()
+	if !ws.blocked {
+		ws.mu.Unlock()
+		return false
+	}
+	ws.blocked = false
+	s.counters.subSleeping()
+	ws.mu.Unlock()
+	ws.parker.unpark()
+	s.wakeups.Add(1)
+	return true
+}
+
+// WakeAll wakes every blocked worker (for shutdown).
+func (s *Sleep) WakeAll() {
+	for i := range s.workers {
+		s.WakeWorker(i)
+	}
+}
+
+// Stats are cumulative counts since New.
+type Stats struct {
+	Sleeps  uint64 // times a worker blocked
+	Wakeups uint64 // times a blocked worker was woken by another
+}
+
+// Stats returns the counts so far.
+func (s *Sleep) Stats() Stats {
+	return Stats{Sleeps: s.sleeps.Load(), Wakeups: s.wakeups.Load()}
+}
