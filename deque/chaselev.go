@@ -1,0 +1,300 @@
+package deque
+
+import (
+	"math/bits"
+	"strconv"
+	"sync/atomic"
+)
+
+// StealResult says what a call to Steal achieved.
+type StealResult int
+
+const (
+	// Empty means the thief saw no item: top >= bottom when it looked.
+	Empty StealResult = iota
+	// Success means the thief took the oldest item.
+	Success
+	// Retry means the thief lost a race for the oldest item, to another
+	// thief or to the owner's Pop of the last item. The deque may still
+	// hold items; trying again (here or elsewhere) is the caller's choice.
+	Retry
+)
+
+// String returns "Empty", "Success" or "Retry", or "StealResult(n)" for
+// a value outside the enumeration.
+func (r StealResult) String() string {
+	switch r {
+	case Empty:
+		return "Empty"
+	case Success:
+		return "Success"
+	case Retry:
+		return "Retry"
+	}
+	return "StealResult(" + strconv.Itoa(int(r)) + ")"
+}
+
+// cacheLinePad is the distance kept between the deque's hot words.
+//
+// x86 cache lines are 64 bytes, but Intel cores (since Sandy Bridge) run an
+// adjacent-line ("spatial") prefetcher that pulls in the 128-byte-aligned
+// pair of a line on a miss, so two words 64 bytes apart can still ping-pong
+// as if they shared a line. Apple's M-series and several other arm64 parts
+// use 128-byte lines outright. 128 bytes covers both. The price is 512
+// bytes per deque, and a runtime holds one deque per worker thread.
+//
+// The padding holds no matter how the allocator aligns the struct: two
+// words at least 128 bytes apart can never sit in the same 128-byte-aligned
+// pair of lines.
+const cacheLinePad = 128
+
+// defaultCapacity is the initial ring size when NewChaseLev gets a capacity
+// hint <= 0.
+const defaultCapacity = 32
+
+// maxCapacity bounds the capacity hint and the ring's growth. The ring
+// size is a power of two that must fit an int64 mask and an int slice
+// length on every platform.
+const maxCapacity = 1 << 30
+
+// ChaseLev is the dynamic circular work-stealing deque of Chase and Lev
+// (SPAA 2005) with the memory orderings of Lê, Pop, Cohen and Zappa
+// Nardelli (PPoPP 2013), mapped to Go's sequentially consistent atomics.
+//
+// One goroutine, the owner, calls Push and Pop at the bottom end; any
+// goroutine may call Steal at the top end and Len. The zero value is not
+// usable; call NewChaseLev. See the package documentation for the
+// algorithm and its proof obligations.
+//
+// Logical indices top and bottom only grow (except that Pop moves bottom
+// down by one and, when the deque turns out empty or it loses the last
+// item, back up). The live items have indices [top, bottom); index i lives
+// in ring slot i & mask. Indices are int64 and never wrap in practice: it
+// would take 2^63 pushes.
+type ChaseLev[T any] struct {
+	_ [cacheLinePad]byte // keep top off the line of whatever precedes us
+
+	// top is the index of the oldest item. Thieves advance it by CAS to
+	// claim an item; the owner advances it by CAS only to claim the last
+	// item in Pop. It never decreases, so a CAS from an observed value t
+	// cannot succeed after top has moved past t (no ABA).
+	top atomic.Int64
+	_   [cacheLinePad - 8]byte
+
+	// bottom is one past the newest item. Only the owner writes it.
+	bottom atomic.Int64
+	_      [cacheLinePad - 8]byte
+
+	// ring is the current buffer. Only the owner writes it (in grow);
+	// everyone reads it. It gets its own line because it is read on every
+	// operation and written almost never, so it can stay shared in every
+	// core's cache instead of being invalidated by writes to top or bottom.
+	ring atomic.Pointer[ring[T]]
+	_    [cacheLinePad - 8]byte
+}
+
+// ring is a circular buffer of a power-of-two size. The slots are atomic
+// pointers: a thief reads a slot speculatively, before it has won the item,
+// and that read may run concurrently with the owner's write of the same
+// slot for a later index (the thief's CAS then fails). With plain memory
+// that would be a data race, which Go does not allow and the race detector
+// reports; atomic slots make it a benign, well-defined race.
+type ring[T any] struct {
+	mask  int64 // len(slots)-1; len(slots) is a power of two
+	slots []atomic.Pointer[T]
+}
+
+func newRing[T any](size int) *ring[T] {
+	return &ring[T]{mask: int64(size - 1), slots: make([]atomic.Pointer[T], size)}
+}
+
+func (r *ring[T]) slot(i int64) *atomic.Pointer[T] {
+	return &r.slots[i&r.mask]
+}
+
+// NewChaseLev returns an empty deque whose initial ring holds capacity
+// items. capacity is a hint: values <= 0 mean a small default (32), other
+// values are rounded up to a power of two. The deque grows by doubling
+// whenever a Push finds it full, so the hint only saves early growth. It
+// panics if capacity exceeds 1<<30.
+func NewChaseLev[T any](capacity int) *ChaseLev[T] {
+	switch {
+	case capacity <= 0:
+		capacity = defaultCapacity
+	case capacity > maxCapacity:
+		panic("deque: NewChaseLev capacity " + strconv.Itoa(capacity) + " exceeds 1<<30")
+	default:
+		capacity = 1 << bits.Len(uint(capacity-1))
+	}
+	d := new(ChaseLev[T])
+	d.ring.Store(newRing[T](capacity))
+	return d
+}
+
+// Push adds v at the bottom of the deque. Only the owner may call it. It
+// panics if v is nil, since nil is how Pop and Steal say "no item". It
+// allocates only when the deque is full and has to grow.
+func (d *ChaseLev[T]) Push(v *T) {
+	if v == nil {
+		panic("deque: ChaseLev.Push of a nil item")
+	}
+	// The owner is the only writer of bottom and ring, so these loads
+	// read its own latest values.
+	b := d.bottom.Load()
+	// top may be stale (thieves advance it concurrently), but only ever
+	// too small, which can only make the deque look fuller than it is:
+	// we may grow early, never overwrite a live item.
+	t := d.top.Load()
+	r := d.ring.Load()
+	if b-t > r.mask { // b-t >= len(slots): full
+		r = d.grow(r, t, b)
+	}
+	// Slot b&mask is free: its previous occupant, index b-len(slots), is
+	// below top (we just checked b-t < len(slots)), so it has been taken,
+	// and any thief still reading it speculatively will fail its CAS on
+	// top because top has moved past that index for good.
+	r.slot(b).Store(v)
+	// Publish. This store is ordered after the slot store above (the C11
+	// version needs a release fence here; Go's seq-cst store is at least a
+	// release). A thief that loads bottom and sees b+1 is therefore
+	// synchronized with it and sees v in the slot, and, because it loads
+	// ring after bottom, sees a ring at least as new as r.
+	d.bottom.Store(b + 1)
+}
+
+// grow replaces the full ring old by one twice its size holding the items
+// [t, b) at the same logical indices, publishes it and returns it. t may be
+// stale; copying a few already-stolen items is harmless, since nobody will
+// win them again (top is past them for good).
+//
+// The retired ring is left to the garbage collector, never reused: a thief
+// that loaded it before the Store below may still read from it. That is
+// safe because the owner never writes into a ring after replacing it (Push
+// and Pop both reload d.ring), so the old ring stays frozen with exactly
+// the values it had, and for every index a thief can win through it, that
+// value is right: a thief holding the old ring loaded it before the Store
+// below, so it read bottom before this Push's bottom.Store, so every index
+// it saw in [top, bottom) is below b and was in old when we copied.
+//
+//go:noinline
+func (d *ChaseLev[T]) grow(old *ring[T], t, b int64) *ring[T] {
+	size := len(old.slots) * 2
+	if size > maxCapacity {
+		panic("deque: ChaseLev grew past 1<<30 items")
+	}
+	r := newRing[T](size)
+	for i := t; i < b; i++ {
+		r.slot(i).Store(old.slot(i).Load())
+	}
+	// Publish only after the copy: a thief that loads r sees the copied
+	// items (the Store synchronizes with its Load).
+	d.ring.Store(r)
+	return r
+}
+
+// Pop removes and returns the newest item, or nil if the deque is empty.
+// Only the owner may call it.
+func (d *ChaseLev[T]) Pop() *T {
+	b := d.bottom.Load() - 1
+	r := d.ring.Load()
+	// Reserve index b before looking at top. This store and the load of
+	// top below are the store-load pair that the C11 version separates
+	// with a seq-cst fence; in Go both are seq-cst atomics, so they cannot
+	// be reordered and every thread agrees on one order of all of them.
+	// That order is what makes the last-item race safe: a thief loads top
+	// then bottom, we store bottom then load top, so either we see the
+	// thief's advanced top or the thief sees our lowered bottom, never
+	// neither (the store-buffering / Dekker pattern).
+	d.bottom.Store(b)
+	t := d.top.Load()
+	if t > b {
+		// Empty (t == b+1). Undo the reservation.
+		d.bottom.Store(b + 1)
+		return nil
+	}
+	s := r.slot(b)
+	v := s.Load()
+	if t < b {
+		// More than one item: index b is ours without a CAS. A thief
+		// can win index b only after loading top == b. Top only grows and
+		// we loaded t < b, so that load comes after ours in the single
+		// seq-cst order, hence the thief's following load of bottom comes
+		// after our bottom.Store(b): it sees b (top >= bottom, Empty) or a
+		// value from a later Push of ours, which rewrites slot b first.
+		//
+		// Clear the slot so the deque does not keep v reachable after
+		// handing it out. No thief can be reading this slot for index b
+		// in a way that matters: a thief reads slot i only after seeing
+		// top == i < bottom, and by the argument above no thief sees that
+		// for i == b until we push index b again, which rewrites the slot
+		// before publishing it. A thief reading the slot for an older
+		// index that aliases it (b - k*len) already saw a top that has
+		// since moved on, so its CAS fails and it discards what it read.
+		s.Store(nil)
+		return v
+	}
+	// t == b: v is the last item and thieves may be racing for it. Claim
+	// it the way they do, by advancing top; seq-cst CAS, as in C11.
+	won := d.top.CompareAndSwap(t, t+1)
+	// Either way the deque is now empty with top == b+1: restore bottom to
+	// match (it must not stay below top).
+	d.bottom.Store(b + 1)
+	// Clear the slot only now, after the CAS. If we won, any thief that
+	// read the slot speculatively will fail its CAS. If a thief won, its
+	// read of the slot came before its CAS, which came before our failed
+	// CAS observed it, so it already has the value. Clearing before the
+	// CAS would be wrong: a thief that had read the old bottom could read
+	// our nil and then win the CAS, returning (nil, Success).
+	s.Store(nil)
+	if !won {
+		return nil
+	}
+	return v
+}
+
+// Steal removes and returns the oldest item. Any goroutine may call it,
+// including the owner. It returns (item, Success), (nil, Empty) if the
+// deque looked empty, or (nil, Retry) if it lost a race for the item.
+//
+// Steal never writes a slot: a stolen item stays referenced by its slot
+// until the owner's later pushes overwrite it, Pop clears it, or the ring
+// is retired by growth.
+func (d *ChaseLev[T]) Steal() (*T, StealResult) {
+	// Load top, then bottom. The C11 version needs a seq-cst fence between
+	// the two loads to pair with the owner's store-fence-load in Pop; here
+	// both loads are seq-cst, which gives the same guarantee (see Pop).
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if t >= b {
+		return nil, Empty
+	}
+	// Load the ring after bottom: if bottom covers an index pushed after
+	// a grow, the grow's ring.Store precedes that push's bottom.Store,
+	// which we observed, so we get the new ring. Loading the ring first
+	// could pair a stale ring with a newer bottom and read the wrong slot.
+	r := d.ring.Load()
+	// Speculative read: the item is not ours until the CAS succeeds. If
+	// the slot has been reused for a later index, or cleared by Pop, top
+	// has already moved past t, and the CAS fails.
+	v := r.slot(t).Load()
+	// Claim index t. Success means top was still t, so nobody else took t
+	// and the slot still held index t's item when we read it.
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, Retry
+	}
+	return v, Success
+}
+
+// Len returns bottom-top from two successive loads, clamped at 0. From the
+// owner with no thieves running it is exact; otherwise it is a snapshot
+// that may be stale by the time it returns. It is never negative, although
+// bottom is briefly top-1 inside Pop and thieves may advance top between
+// the two loads.
+func (d *ChaseLev[T]) Len() int {
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if b <= t {
+		return 0
+	}
+	return int(b - t)
+}
