@@ -1,0 +1,155 @@
+package pool_test
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// catchPanicError runs f and returns its panic, which must be a *PanicError.
+func catchPanicError(t *testing.T, f func()) *pool.PanicError {
+	t.Helper()
+	v := recoverValue(f)
+	require.NotNil(t, v, "no panic")
+	pe, ok := v.(*pool.PanicError)
+	require.True(t, ok, "panic value %T is not *pool.PanicError", v)
+	return pe
+}
+
+func panicsWith(v any) func() { return func() { panic(v) } }
+
+func TestJoinPanics(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	for _, tc := range []struct {
+		name string
+		a, b func()
+		want any
+	}{
+		{"a panics", panicsWith("a"), func() {}, "a"},
+		{"b panics", func() {}, panicsWith("b"), "b"},
+		{"both panic, a wins", panicsWith("a"), panicsWith("b"), "a"},
+		{"error value", func() {}, panicsWith(errBoom), errBoom},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			watchdog(t, func() {
+				pe := catchPanicError(t, func() { p.Join(tc.a, tc.b) })
+				assert.Equal(t, tc.want, pe.Value)
+				assert.Contains(t, string(pe.Stack), "panicsWith")
+				if err, ok := tc.want.(error); ok {
+					assert.ErrorIs(t, pe, err)
+				}
+				ran := false
+				p.Run(func() { ran = true }) // the pool stays usable
+				assert.True(t, ran)
+			})
+		})
+	}
+}
+
+// TestJoinPanicWaitsForStolenHalf: a panics at once while b, stolen by the
+// other worker, is still running; the panic must surface only after b is
+// done.
+func TestJoinPanicWaitsForStolenHalf(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		for range 20 {
+			var bStarted, bDone atomic.Bool
+			pe := catchPanicError(t, func() {
+				p.Join(func() {
+					for !bStarted.Load() { // wait until the other worker stole b
+						time.Sleep(10 * time.Microsecond)
+					}
+					panic("a")
+				}, func() {
+					bStarted.Store(true)
+					time.Sleep(time.Millisecond)
+					bDone.Store(true)
+				})
+			})
+			assert.Equal(t, "a", pe.Value)
+			assert.True(t, bDone.Load(), "Join re-panicked before b finished")
+		}
+	})
+}
+
+func TestScopePanicWaitsForAll(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		var done atomic.Int64
+		pe := catchPanicError(t, func() {
+			p.Scope(func(s *pool.Scope) {
+				for i := range 8 {
+					s.Spawn(func(*pool.Scope) {
+						time.Sleep(time.Millisecond)
+						done.Add(1)
+						if i == 3 {
+							panic(errBoom)
+						}
+					})
+				}
+			})
+		})
+		assert.ErrorIs(t, pe, errBoom)
+		assert.EqualValues(t, 8, done.Load())
+	})
+}
+
+func TestRunPanicIsPanicError(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	watchdog(t, func() {
+		pe := catchPanicError(t, func() { p.Run(panicsWith(42)) })
+		assert.Equal(t, 42, pe.Value)
+		// From a worker of the same pool, too.
+		var inner *pool.PanicError
+		p.Run(func() { inner, _ = recoverValue(func() { p.Run(panicsWith(43)) }).(*pool.PanicError) })
+		require.NotNil(t, inner)
+		assert.Equal(t, 43, inner.Value)
+	})
+}
+
+func TestPanicHandlerGetsDetachedPanics(t *testing.T) {
+	got := make(chan any, 1)
+	p := newPool(t, pool.WithWorkers(1), pool.WithPanicHandler(func(v any) { got <- v }))
+	watchdog(t, func() {
+		p.Spawn(panicsWith("detached"))
+		pe, ok := (<-got).(*pool.PanicError)
+		require.True(t, ok)
+		assert.Equal(t, "detached", pe.Value)
+	})
+}
+
+func TestPanicErrorUnwrap(t *testing.T) {
+	assert.Nil(t, (&pool.PanicError{Value: "x"}).Unwrap())
+	assert.True(t, errors.Is(&pool.PanicError{Value: errBoom}, errBoom))
+	assert.Contains(t, (&pool.PanicError{Value: "x", Stack: []byte("stack")}).Error(), "x")
+}
+
+// TestDefaultPanicHandlerCrashes runs itself as a child process whose
+// detached task panics: the child must die with the panic and its stack.
+func TestDefaultPanicHandlerCrashes(t *testing.T) {
+	if os.Getenv("SPINDLE_CRASH_CHILD") == "1" {
+		p, err := pool.New(pool.WithWorkers(1))
+		if err != nil {
+			os.Exit(3)
+		}
+		p.Spawn(func() { panic("detached boom") })
+		time.Sleep(10 * time.Second)
+		os.Exit(0) // not reached when the panic crashes the process
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDefaultPanicHandlerCrashes$")
+	cmd.Env = append(os.Environ(), "SPINDLE_CRASH_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "child did not crash; output:\n%s", out)
+	assert.Equal(t, 2, exit.ExitCode())
+	assert.Contains(t, string(out), "detached boom")
+	assert.Contains(t, string(out), "TestDefaultPanicHandlerCrashes.func")
+}

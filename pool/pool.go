@@ -1,0 +1,227 @@
+// Package pool is spindle's public API: a pool of worker threads that run
+// fork-join work (Join, Scope, Spawn, Run) with work stealing.
+//
+// A Pool has one worker per OS thread (runtime.LockOSThread), each owning a
+// Chase-Lev deque. Join pushes its second function on the caller's deque,
+// runs the first, then takes the second back and runs it too unless an idle
+// worker stole it meanwhile; a worker whose half was stolen runs other work
+// until it is done, so nested joins never block a thread while work exists
+// and never deadlock. Idle workers spin briefly, then sleep on a futex and
+// cost nothing (package sleep).
+//
+// Calls from a goroutine that is not a worker are injected into the pool
+// and block the caller until done; calls from a worker of the same pool run
+// directly; calls from a worker of another pool are injected into this one
+// while the calling worker keeps serving its own pool.
+//
+// Panics in tasks are recovered where they happen and re-raised in the
+// caller of Join, Scope or Run as a *PanicError, after every task that call
+// started has finished. The pool stays usable.
+package pool
+
+import (
+	"fmt"
+	goruntime "runtime"
+	"sync"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// Pool is a set of worker threads. Create one with New; the zero value is
+// not usable.
+type Pool struct{ reg *runtime.Registry }
+
+// Scope is the handle that Pool.Scope gives its body for spawning tasks
+// that the scope waits for.
+type Scope = runtime.Scope
+
+// PanicError carries a task's panic to the caller that waits for the task:
+// Value is the value passed to panic, Stack the stack where it happened. It
+// implements error; Unwrap returns Value when Value is an error.
+type PanicError = runtime.PanicError
+
+// ErrClosed is wrapped by the panics of calls on a closed pool:
+// errors.Is(err, ErrClosed) holds for them.
+var ErrClosed = runtime.ErrClosed
+
+// ErrCloseFromWorker is returned by Close when called from one of the
+// pool's own workers (it would wait for itself forever).
+var ErrCloseFromWorker = runtime.ErrCloseFromWorker
+
+// Option configures New.
+type Option func(*config) error
+
+type config struct{ runtime.Config }
+
+// WithWorkers sets the number of workers (n >= 1). The default is
+// runtime.GOMAXPROCS(0) at the time of New.
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > runtime.MaxWorkers {
+			return fmt.Errorf("pool.WithWorkers(%d): want 1 to %d workers", n, runtime.MaxWorkers)
+		}
+		c.Workers = n
+		return nil
+	}
+}
+
+// WithPinning pins worker i to the i-th CPU (modulo their number) of the
+// process's affinity set. Linux only; ignored elsewhere.
+func WithPinning(on bool) Option {
+	return func(c *config) error { c.Pin = on; return nil }
+}
+
+// WithPanicHandler sets the function that receives the panics of detached
+// tasks (Pool.Spawn, Spawn), as *PanicError. It runs on the worker that ran
+// the task. Without it such a panic crashes the program, as an unrecovered
+// panic in a goroutine would. A nil h restores that default.
+func WithPanicHandler(h func(v any)) Option {
+	return func(c *config) error { c.PanicHandler = h; return nil }
+}
+
+// New starts a pool. It returns an error, never panics, for invalid
+// options.
+func New(opts ...Option) (*Pool, error) {
+	c := config{runtime.Config{Workers: goruntime.GOMAXPROCS(0)}}
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("pool.New: nil Option")
+		}
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	reg, err := runtime.NewRegistry(c.Config)
+	if err != nil {
+		return nil, fmt.Errorf("pool.New: %w", err)
+	}
+	p := &Pool{reg: reg}
+	reg.SetOwner(p)
+	return p, nil
+}
+
+// Workers returns the number of workers.
+func (p *Pool) Workers() int { return p.reg.Workers() }
+
+// Run runs f on a worker of p and returns when f has returned. A panic in
+// f is re-raised as a *PanicError. On a closed pool it panics with an error
+// wrapping ErrClosed.
+func (p *Pool) Run(f func()) {
+	if f == nil {
+		nilFunc("pool.Pool.Run")
+	}
+	p.reg.Run("pool.Pool.Run", f)
+}
+
+// Join runs a and b, possibly in parallel, and returns when both have
+// returned. If either panics, Join re-panics with the first panic (a's if
+// both did) as a *PanicError, after both have finished.
+func (p *Pool) Join(a, b func()) {
+	if a == nil {
+		nilFunc("pool.Pool.Join")
+	}
+	if b == nil {
+		nilFunc("pool.Pool.Join")
+	}
+	p.reg.Join("pool.Pool.Join", a, b)
+}
+
+// Scope runs f with a Scope on which f (and the tasks it spawns) can spawn
+// tasks, and returns when f and all of them have finished. It re-panics
+// with the first panic among them as a *PanicError.
+func (p *Pool) Scope(f func(s *Scope)) {
+	if f == nil {
+		nilFunc("pool.Pool.Scope")
+	}
+	p.reg.Scope("pool.Pool.Scope", f)
+}
+
+// Spawn runs f on p without waiting for it; Close waits for it. A panic in
+// f goes to the pool's panic handler.
+func (p *Pool) Spawn(f func()) {
+	if f == nil {
+		nilFunc("pool.Pool.Spawn")
+	}
+	p.reg.Spawn("pool.Pool.Spawn", f)
+}
+
+// Close stops accepting calls from outside the pool, waits for the calls in
+// progress and for detached tasks, then stops the workers and releases
+// their threads. It is idempotent. Called from one of p's workers it
+// returns ErrCloseFromWorker and does nothing.
+func (p *Pool) Close() error { return p.reg.Close() }
+
+// Stats is a snapshot of a pool's counters, cumulative since New.
+type Stats = runtime.Stats
+
+// Stats returns the pool's counters.
+func (p *Pool) Stats() Stats { return p.reg.Stats() }
+
+var (
+	defaultOnce sync.Once
+	defaultPool *Pool
+)
+
+// Default returns the process-wide pool, created on first use with the
+// default options. It is never closed.
+func Default() *Pool {
+	defaultOnce.Do(func() {
+		p, err := New()
+		if err != nil {
+			panic(fmt.Sprintf("pool.Default: %v", err))
+		}
+		defaultPool = p
+	})
+	return defaultPool
+}
+
+// Current returns the pool whose worker runs the caller, or Default() when
+// the caller is not a worker.
+func Current() *Pool {
+	if w := runtime.CurrentWorker(); w != nil {
+		return poolOf(w.Registry())
+	}
+	return Default()
+}
+
+// WorkerIndex returns the calling worker's index in [0, Workers()) of its
+// pool, or -1 when the caller is not a worker.
+func WorkerIndex() int {
+	if w := runtime.CurrentWorker(); w != nil {
+		return w.Index()
+	}
+	return -1
+}
+
+// Join runs a and b on the current pool: Current().Join(a, b).
+func Join(a, b func()) {
+	if a == nil {
+		nilFunc("pool.Join")
+	}
+	if b == nil {
+		nilFunc("pool.Join")
+	}
+	if w := runtime.CurrentWorker(); w != nil {
+		w.Join(a, b)
+		return
+	}
+	Default().reg.Join("pool.Join", a, b)
+}
+
+// Spawn runs f detached on the current pool: Current().Spawn(f).
+func Spawn(f func()) {
+	if f == nil {
+		nilFunc("pool.Spawn")
+	}
+	if w := runtime.CurrentWorker(); w != nil {
+		w.Registry().Spawn("pool.Spawn", f)
+		return
+	}
+	Default().reg.Spawn("pool.Spawn", f)
+}
+
+// nilFunc panics for a nil function argument: a programming error, named
+// after the call that received it.
+func nilFunc(call string) { panic(call + ": nil function") }
+
+func poolOf(r *runtime.Registry) *Pool { return r.Owner().(*Pool) }

@@ -1,0 +1,13 @@
+//go:build amd64 || arm64
+
+package runtime
+
+// currentG returns an identity of the calling goroutine that is unique
+// among live goroutines: the address of its runtime g record. A g is
+// recycled only after its goroutine exited, and a worker removes itself
+// from the worker table before its goroutine exits, so the table never
+// maps a recycled g. Cost: about 1 ns (see BenchmarkCurrentWorker).
+func currentG() uintptr
+
+// fastGoroutineID reports whether currentG is the assembly fast path.
+const fastGoroutineID = true

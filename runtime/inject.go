@@ -1,0 +1,57 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// injector is the FIFO of jobs submitted from outside a registry. It is off
+// the fork hot path (one injection per external call), so a mutex around a
+// ring buffer is enough; n lets idle workers check it with one load.
+type injector struct {
+	mu   sync.Mutex
+	jobs []*Job // ring buffer; len is a power of two
+	head int    // index of the oldest job
+	n    atomic.Int64
+}
+
+// push appends j and reports whether the queue was empty before.
+func (q *injector) push(j *Job) (wasEmpty bool) {
+	q.mu.Lock()
+	n := int(q.n.Load())
+	if n == len(q.jobs) {
+		grown := make([]*Job, max(16, 2*len(q.jobs)))
+		for i := range n {
+			grown[i] = q.jobs[(q.head+i)&(len(q.jobs)-1)]
+		}
+		q.jobs, q.head = grown, 0
+	}
+	q.jobs[(q.head+n)&(len(q.jobs)-1)] = j
+	// Publishing n after the job is stored (under the mutex) is what lets a
+	// worker about to sleep trust nonEmpty: see package sleep's ordering
+	// argument for injected jobs.
+	q.n.Store(int64(n + 1))
+	q.mu.Unlock()
+	return n == 0
+}
+
+// pop removes the oldest job, or returns nil.
+func (q *injector) pop() *Job {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := int(q.n.Load())
+	if n == 0 {
+		return nil
+	}
+	j := q.jobs[q.head]
+	q.jobs[q.head] = nil
+	q.head = (q.head + 1) & (len(q.jobs) - 1)
+	q.n.Store(int64(n - 1))
+	return j
+}
+
+// nonEmpty reports whether jobs are waiting (a snapshot).
+func (q *injector) nonEmpty() bool { return q.n.Load() != 0 }

@@ -1,0 +1,35 @@
+package runtime
+
+// Runner is what a job runs. The records that carry jobs (join frames,
+// spawned tasks, injected calls) implement it on their pointer type, so
+// storing one in a Job does not allocate.
+type Runner interface{ Run() }
+
+// Job is the unit the deques and the injector carry: a Runner plus the
+// latch its waiter watches, if anyone waits for it.
+//
+// A Job that another thread may reach must not live on a goroutine stack:
+// stacks move when they grow, and the thief would run a stale copy. Jobs
+// live in heap records: per-worker frames reused across joins (see
+// Worker.Enter), or records allocated per spawn or injection.
+type Job struct {
+	runner Runner
+	// Latch is set by the runner when it finishes, for jobs whose owner
+	// waits for them (joins). Others leave it alone.
+	//
+	// Invariant for reused records: the latch is unset whenever the record
+	// is idle. A job taken back by its owner never touches its latch, so
+	// only a stolen job's owner resets it, after the thief set it. That
+	// keeps an atomic store off the fork path.
+	Latch Latch
+}
+
+// Init makes j run r and wakes owner (if it sleeps) when j's latch is set.
+// Records call it once when created; the job can then be reused for any
+// number of forks (see Latch for when to reset it).
+func (j *Job) Init(r Runner, owner *Worker) {
+	j.runner = r
+	j.Latch.owner = owner
+}
+
+func (j *Job) run() { j.runner.Run() }

@@ -1,0 +1,188 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/sleep"
+)
+
+// Config configures a Registry.
+type Config struct {
+	Workers int  // 1..MaxWorkers
+	Pin     bool // bind worker i to the i-th CPU of the affinity set (Linux)
+	// PanicHandler receives the *PanicError of a detached task. Nil means
+	// crash the program with it, as an unrecovered goroutine panic would.
+	PanicHandler func(v any)
+}
+
+// MaxWorkers bounds Config.Workers. Far more threads than CPUs only adds
+// contention; the bound also keeps the sleep counters' fields in range.
+const MaxWorkers = 4096
+
+// Registry is a set of workers with their deques, the injector for work
+// from outside, and the sleep state that coordinates them. pool.Pool is its
+// public face.
+type Registry struct {
+	workers      []*Worker
+	sleep        *sleep.Sleep
+	injector     injector
+	panicHandler func(v any)
+
+	injected atomic.Uint64
+	owner    atomic.Value // what wraps the registry (a *pool.Pool)
+
+	// Lifecycle. active counts calls from outside the pool that are in
+	// progress and detached tasks not yet finished; Close waits for it to
+	// reach zero once closed is set, and no outside call starts after that.
+	closed    atomic.Bool
+	active    atomic.Int64
+	mu        sync.Mutex
+	drained   *sync.Cond // signalled when active reaches zero after closed
+	closeOnce sync.Once
+	stopped   sync.WaitGroup
+}
+
+// NewRegistry starts cfg.Workers workers and returns once every one of them
+// runs on its own locked thread.
+func NewRegistry(cfg Config) (*Registry, error) {
+	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
+		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
+	}
+	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler}
+	r.drained = sync.NewCond(&r.mu)
+	var cpus []int
+	if cfg.Pin {
+		cpus = affinityCPUs()
+	}
+	r.workers = make([]*Worker, cfg.Workers)
+	for i := range r.workers {
+		w := &Worker{
+			reg:   r,
+			index: i,
+			deque: deque.NewChaseLev[Job](256),
+			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
+		}
+		w.terminate.owner = w
+		r.workers[i] = w
+	}
+	var started sync.WaitGroup
+	started.Add(len(r.workers))
+	r.stopped.Add(len(r.workers))
+	for i, w := range r.workers {
+		cpu := -1
+		if len(cpus) > 0 {
+			cpu = cpus[i%len(cpus)]
+		}
+		go w.start(cpu, &started)
+	}
+	started.Wait()
+	return r, nil
+}
+
+// start is the worker goroutine. It never unlocks its thread: when the
+// goroutine returns, Go terminates the thread with it, which is how Close
+// releases the pool's threads.
+func (w *Worker) start(cpu int, started *sync.WaitGroup) {
+	goruntime.LockOSThread()
+	if cpu >= 0 {
+		pinThread(cpu)
+	}
+	w.g = currentG()
+	registerWorker(w)
+	started.Done()
+	w.mainLoop()
+	unregisterWorker(w)
+	w.reg.stopped.Done()
+}
+
+// SetOwner records the value that wraps r, for Owner.
+func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
+
+// Owner returns the value given to SetOwner.
+func (r *Registry) Owner() any { return r.owner.Load() }
+
+// Workers returns the number of workers.
+func (r *Registry) Workers() int { return len(r.workers) }
+
+// inject queues j for the workers and wakes one if needed.
+func (r *Registry) inject(j *Job) {
+	r.injected.Add(1)
+	wasEmpty := r.injector.push(j)
+	r.sleep.NewInjectedJobs(1, wasEmpty)
+}
+
+// enter admits a call from outside the pool, or panics with ErrClosed.
+func (r *Registry) enter(call string) {
+	if !r.closed.Load() {
+		r.active.Add(1)
+		if !r.closed.Load() {
+			return
+		}
+		r.leave()
+	}
+	panic(fmt.Errorf("%s: %w", call, ErrClosed))
+}
+
+// leave ends what enter admitted (or a detached task).
+func (r *Registry) leave() {
+	if r.active.Add(-1) == 0 && r.closed.Load() {
+		r.mu.Lock()
+		r.drained.Broadcast()
+		r.mu.Unlock()
+	}
+}
+
+// ErrCloseFromWorker is returned by Close called from one of the pool's
+// own workers, which would otherwise wait for itself.
+var ErrCloseFromWorker = errors.New("spindle: Close called from one of the pool's own workers")
+
+// Close refuses new calls from outside, waits for the calls in progress and
+// the detached tasks, then stops the workers and waits until their threads
+// are gone. It is idempotent.
+func (r *Registry) Close() error {
+	if w := CurrentWorker(); w != nil && w.reg == r {
+		return ErrCloseFromWorker
+	}
+	r.closeOnce.Do(func() {
+		r.closed.Store(true)
+		r.mu.Lock()
+		for r.active.Load() != 0 {
+			r.drained.Wait()
+		}
+		r.mu.Unlock()
+		for _, w := range r.workers {
+			w.terminate.Set()
+		}
+		r.stopped.Wait()
+	})
+	return nil
+}
+
+// Closed reports whether Close has begun.
+func (r *Registry) Closed() bool { return r.closed.Load() }
+
+// Stats are cumulative counts since the registry started.
+type Stats struct {
+	Workers  int
+	Steals   uint64 // jobs taken from another worker's deque
+	Executed uint64 // jobs run that a worker took from a deque or the injector (forks taken back are not counted)
+	Injected uint64 // jobs submitted from outside the pool
+	Sleeps   uint64 // times a worker blocked
+	Wakeups  uint64 // times a blocked worker was woken by another
+}
+
+// Stats returns a snapshot of the counts.
+func (r *Registry) Stats() Stats {
+	s := r.sleep.Stats()
+	st := Stats{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
+	for _, w := range r.workers {
+		st.Steals += w.steals.Load()
+		st.Executed += w.executed.Load()
+	}
+	return st
+}

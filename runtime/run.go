@@ -1,0 +1,99 @@
+package runtime
+
+// runJob carries a call from outside the registry (Registry.Run) to a
+// worker. Its waiter is either an ordinary goroutine, blocked on done, or a
+// worker of another registry, helping its own pool until job.Latch is set.
+type runJob struct {
+	job   Job
+	fn    func()
+	panic *PanicError
+	done  chan struct{} // nil when a worker waits on job.Latch
+}
+
+func (j *runJob) Run() {
+	j.panic = Catch(j.fn)
+	if done := j.done; done != nil {
+		close(done)
+		return
+	}
+	j.job.Latch.Set()
+}
+
+// Run runs f on a worker of r and returns when f has returned. A panic in f
+// is re-raised in the caller as a *PanicError. call names the public
+// function for the ErrClosed panic.
+//
+//   - From a worker of r, f runs right there.
+//   - From a worker of another registry, f is injected into r and the
+//     caller keeps serving its own registry until f is done.
+//   - From any other goroutine, f is injected and the caller blocks.
+func (r *Registry) Run(call string, f func()) {
+	w := CurrentWorker()
+	if w != nil && w.reg == r {
+		if pe := Catch(f); pe != nil {
+			panic(pe)
+		}
+		return
+	}
+	r.enter(call)
+	defer r.leave()
+	j := &runJob{fn: f}
+	if w == nil {
+		j.done = make(chan struct{})
+	}
+	j.job.Init(j, w)
+	r.inject(&j.job)
+	if w == nil {
+		<-j.done
+	} else {
+		w.WaitUntil(&j.job.Latch)
+	}
+	if j.panic != nil {
+		panic(j.panic)
+	}
+}
+
+// spawnJob is a detached task (Registry.Spawn).
+type spawnJob struct {
+	job Job
+	fn  func()
+	reg *Registry
+}
+
+func (j *spawnJob) Run() {
+	if pe := Catch(j.fn); pe != nil {
+		j.reg.handlePanic(pe)
+	}
+	j.reg.leave()
+}
+
+func (r *Registry) handlePanic(pe *PanicError) {
+	if h := r.panicHandler; h != nil {
+		h(pe)
+		return
+	}
+	// As an unrecovered goroutine panic would: crash the program, printing
+	// the value and the stack where it panicked.
+	go panic(pe)
+}
+
+// Spawn runs f on r without waiting for it. Close waits for it. From a
+// worker of r it goes on that worker's deque, otherwise to the injector.
+// Spawning from r's own tasks is allowed while Close drains (the task
+// spawning is itself waited for); from anywhere else a closed registry
+// panics with ErrClosed.
+func (r *Registry) Spawn(call string, f func()) {
+	w := CurrentWorker()
+	if w != nil && w.reg == r {
+		r.active.Add(1)
+	} else {
+		r.enter(call)
+	}
+	j := &spawnJob{fn: f, reg: r}
+	j.job.Init(j, nil)
+	if w != nil && w.reg == r {
+		w.Push(&j.job)
+		return
+	}
+	r.inject(&j.job)
+}
