@@ -1,0 +1,130 @@
+package pool_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+func serialFib(n int) int {
+	if n < 2 {
+		return n
+	}
+	return serialFib(n-1) + serialFib(n-2)
+}
+
+// BenchmarkFibJoin is fib(32) with a pool.Join at every level, against
+// serial fib measured in the same run. x-serial is the ratio of the two.
+func BenchmarkFibJoin(b *testing.B) {
+	const n = 32
+	start := time.Now()
+	for range 3 {
+		serialFib(n)
+	}
+	serial := time.Since(start) / 3
+	b.Run("serial", func(b *testing.B) {
+		for b.Loop() {
+			serialFib(n)
+		}
+	})
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			p, err := pool.New(pool.WithWorkers(workers))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Run(func() { fib(n) })
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(serial), "x-serial")
+		})
+	}
+}
+
+// BenchmarkRunRoundTrip is Run of a no-op from outside the pool, on a pool
+// whose workers are awake (a call right after the previous one) and on a
+// pool whose workers have gone to sleep (a pause between calls, not timed).
+// It reports the median and p99 latency.
+func BenchmarkRunRoundTrip(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		pause time.Duration
+	}{{"awake", 0}, {"sleeping", 2 * time.Millisecond}} {
+		b.Run(tc.name, func(b *testing.B) {
+			p, err := pool.New(pool.WithWorkers(2))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			samples := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				if tc.pause > 0 {
+					b.StopTimer()
+					time.Sleep(tc.pause)
+					b.StartTimer()
+				}
+				t0 := time.Now()
+				p.Run(func() {})
+				samples = append(samples, time.Since(t0))
+			}
+			reportLatency(b, samples)
+		})
+	}
+}
+
+// BenchmarkSpawnStart measures how long a task spawned on a sleeping pool
+// takes to start running.
+func BenchmarkSpawnStart(b *testing.B) {
+	p, err := pool.New(pool.WithWorkers(2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	samples := make([]time.Duration, 0, b.N)
+	started := make(chan time.Duration, 1)
+	for b.Loop() {
+		b.StopTimer()
+		time.Sleep(2 * time.Millisecond)
+		b.StartTimer()
+		t0 := time.Now()
+		p.Spawn(func() { started <- time.Since(t0) })
+		samples = append(samples, <-started)
+	}
+	reportLatency(b, samples)
+}
+
+func reportLatency(b *testing.B, samples []time.Duration) {
+	if len(samples) == 0 {
+		return
+	}
+	slices.Sort(samples)
+	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1e3, "median-us")
+	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1e3, "p99-us")
+}
+
+// BenchmarkWorkerIndex is the cost of finding out which worker runs the
+// caller, on a worker and off-pool.
+func BenchmarkWorkerIndex(b *testing.B) {
+	b.Run("off-pool", func(b *testing.B) {
+		for b.Loop() {
+			pool.WorkerIndex()
+		}
+	})
+	b.Run("on-worker", func(b *testing.B) {
+		p, err := pool.New(pool.WithWorkers(1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		p.Run(func() {
+			for b.Loop() {
+				pool.WorkerIndex()
+			}
+		})
+	})
+}
