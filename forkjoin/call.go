@@ -11,7 +11,8 @@ import (
 // in steady state a fork allocates nothing.
 type callFrame[A, R any] struct {
 	job   runtime.Job
-	f     func(A) R
+	f     func(A) R // exactly one of f and proc is set
+	proc  func(A)
 	arg   A
 	res   R
 	panic *runtime.PanicError
@@ -20,14 +21,24 @@ type callFrame[A, R any] struct {
 // Run is the second call's execution by a thief; setting the latch is the
 // last thing it does with the frame.
 func (fr *callFrame[A, R]) Run() {
-	fr.res, fr.panic = catchCall(fr.f, fr.arg)
+	fr.res, fr.panic = fr.catchCall(fr.arg)
 	fr.job.Latch.Set()
 }
 
-// catchCall returns f(x), or f's panic as a *PanicError.
-func catchCall[A, R any](f func(A) R, x A) (r R, pe *runtime.PanicError) {
+// call runs the frame's function on x.
+func (fr *callFrame[A, R]) call(x A) (r R) {
+	if fr.proc != nil {
+		fr.proc(x)
+		return r
+	}
+	return fr.f(x)
+}
+
+// catchCall returns the frame's function of x, or its panic as a
+// *PanicError.
+func (fr *callFrame[A, R]) catchCall(x A) (r R, pe *runtime.PanicError) {
 	defer runtime.Recover(&pe)
-	return f(x), nil
+	return fr.call(x), nil
 }
 
 // Call returns f(x) and f(y), evaluated possibly in parallel. From a
@@ -37,10 +48,27 @@ func catchCall[A, R any](f func(A) R, x A) (r R, pe *runtime.PanicError) {
 //
 // If either call panics, Call re-panics with the first panic (f(x)'s when
 // both do) as a *pool.PanicError, after both calls have finished.
-func Call[A, R any](f func(A) R, x, y A) (R, R) {
+func Call[A, R any](f func(A) R, x, y A) (rx, ry R) {
+	if f == nil {
+		panic("forkjoin.Call: nil function")
+	}
+	return fork(f, nil, x, y)
+}
+
+// Do calls f(x) and f(y), possibly in parallel, like Call without results.
+// It allocates nothing per call in steady state.
+func Do[A any](f func(A), x, y A) {
+	if f == nil {
+		panic("forkjoin.Do: nil function")
+	}
+	fork[A, struct{}](nil, f, x, y)
+}
+
+// fork is Call and Do: exactly one of f and proc is set.
+func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 	w := runtime.CurrentWorker()
 	if w == nil {
-		return callOffPool(f, x, y)
+		return forkOffPool(f, proc, x, y)
 	}
 	slot := w.Enter()
 	fr, ok := (*slot).(*callFrame[A, R])
@@ -49,43 +77,82 @@ func Call[A, R any](f func(A) R, x, y A) (R, R) {
 		fr.job.Init(fr, w)
 		*slot = fr
 	}
-	fr.f, fr.arg = f, y
+	fr.f, fr.proc, fr.arg = f, proc, y
 	w.Push(&fr.job)
 
-	rx, px := catchCall(f, x)
-	var ry R
-	var py *runtime.PanicError
+	// The fast path runs f(x) and f(y) without catching panics; the
+	// deferred function, whose normal-exit cost is one flag test, cleans up
+	// when one unwinds. step says how far we got.
+	step := runningX
+	defer func() {
+		if step != finished {
+			unwindCall(w, fr, step, recover())
+		}
+	}()
+	rx = fr.call(x)
+	step = takingBack
 	if w.TakeBack(&fr.job) {
-		ry, py = catchCall(f, y)
+		step = runningY
+		ry = fr.call(y)
 	} else {
-		ry, py = fr.res, fr.panic
+		ry = fr.res
+		if pe := fr.panic; pe != nil {
+			step = finished
+			clearFrame(fr)
+			fr.job.Latch.Reset()
+			w.Leave()
+			panic(pe)
+		}
 		fr.job.Latch.Reset() // only a stolen job's latch was touched
 	}
+	step = finished
+	clearFrame(fr)
+	w.Leave()
+	return rx, ry
+}
+
+// Progress of a Call, for unwindCall.
+const (
+	runningX = iota
+	takingBack
+	runningY
+	finished
+)
+
+// unwindCall finishes a Call whose f(x) or f(y) panicked with v: if f(x)
+// panicked, y's job is still pushed or running elsewhere, and must finish
+// before the frame is released. Then it re-panics with the first panic.
+func unwindCall[A, R any](w *runtime.Worker, fr *callFrame[A, R], step int, v any) {
+	pe := runtime.AsPanicError(v)
+	switch step {
+	case runningX:
+		if w.TakeBack(&fr.job) {
+			fr.catchCall(fr.arg) // y's panic loses to x's
+		} else {
+			fr.job.Latch.Reset()
+		}
+	case takingBack:
+		// TakeBack runs jobs and waits; all of them catch their panics.
+		panic("forkjoin.Call: internal error: panic while taking back a job")
+	}
+	clearFrame(fr)
+	w.Leave()
+	panic(pe)
+}
+
+// clearFrame drops the frame's references so the GC can have them.
+func clearFrame[A, R any](fr *callFrame[A, R]) {
 	var zeroA A
 	var zeroR R
-	fr.f, fr.arg, fr.res, fr.panic = nil, zeroA, zeroR, nil // let the GC have them
-	w.Leave()
-	if px != nil {
-		panic(px)
-	}
-	if py != nil {
-		panic(py)
-	}
-	return rx, ry
+	fr.f, fr.proc, fr.arg, fr.res, fr.panic = nil, nil, zeroA, zeroR, nil
 }
 
+// forkOffPool runs the fork on pool.Default(), from a goroutine that is no
+// worker. Kept out of line so that its closure's captures do not make
+// fork's own variables escape.
+//
 //go:noinline
-func callOffPool[A, R any](f func(A) R, x, y A) (rx, ry R) {
-	pool.Default().Run(func() { rx, ry = Call(f, x, y) })
+func forkOffPool[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
+	pool.Default().Run(func() { rx, ry = fork(f, proc, x, y) })
 	return rx, ry
 }
-
-// Do calls f(x) and f(y), possibly in parallel, like Call without results.
-// It allocates nothing per call in steady state.
-func Do[A any](f func(A), x, y A) {
-	Call(doAdapter[A]{f}.call, x, y)
-}
-
-type doAdapter[A any] struct{ f func(A) }
-
-func (d doAdapter[A]) call(x A) struct{} { d.f(x); return struct{}{} }

@@ -41,6 +41,11 @@ func Catch(f func()) (pe *PanicError) {
 	return nil
 }
 
+// AsPanicError converts a recovered panic value to a *PanicError, keeping
+// one that already is. Call it from the deferred function that recovered
+// (the stack is taken there).
+func AsPanicError(v any) *PanicError { return toPanicError(v) }
+
 func toPanicError(v any) *PanicError {
 	if pe, ok := v.(*PanicError); ok {
 		return pe
