@@ -1,0 +1,138 @@
+// Command peers times spindle on the fork-join peers' workloads and prints
+// rows in their format, for ../shared/peers/run.sh (its EXTRA command):
+//
+//	go-spindle-call fib n=32 threads=2 ms=12.3 result=2178309
+//	go-spindle-join fib n=32 threads=2 ms=45.6 result=2178309
+//	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
+//
+// Settings come from the environment, with the peers' defaults: THREADS
+// (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
+// 3 become 3, as in the peers), REPS (5), WARMUP (1). Each workload runs
+// WARMUP untimed times, then REPS timed times, and the best time is
+// printed; the quicksort input is refilled, untimed, before every run.
+// Like the Go peers, it sets GOMAXPROCS to THREADS, and it runs everything
+// on one pool of THREADS workers.
+//
+// Exit status: 2 for a bad setting or argument, 1 for a wrong result.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+
+	"github.com/spindle-go/spindle/bench"
+	"github.com/spindle-go/spindle/pool"
+)
+
+type settings struct {
+	threads, fibN, qsN, cutoff, reps, warmup int
+}
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), `usage: peers (no arguments)
+
+Times spindle on the peers' fib and quicksort workloads and prints one row
+per runtime and workload. Settings, from the environment:
+  THREADS  workers and GOMAXPROCS (default: number of CPUs, %d)
+  FIB_N    fib argument (default 32)
+  QS_N     quicksort length (default 10000000)
+  CUTOFF   insertion sort below this length (default 32; at least 3)
+  REPS     timed runs, the best is printed (default 5)
+  WARMUP   untimed runs before them (default 1)
+`, runtime.NumCPU())
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "peers: unexpected argument %q (settings come from the environment)\n", flag.Arg(0))
+		flag.Usage()
+		os.Exit(2)
+	}
+	cfg, err := readSettings()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peers:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "peers:", err)
+		os.Exit(1)
+	}
+}
+
+// readSettings reads the environment. Unlike the peers, which fall back to
+// the default, it rejects a value that is not a number in range.
+func readSettings() (settings, error) {
+	var c settings
+	var err error
+	get := func(name string, def, least int) int {
+		s := os.Getenv(name)
+		if s == "" || err != nil {
+			return def
+		}
+		v, perr := strconv.Atoi(s)
+		if perr != nil || v < least {
+			err = fmt.Errorf("%s=%q: want an integer >= %d", name, s, least)
+		}
+		return v
+	}
+	c.threads = get("THREADS", runtime.NumCPU(), 1)
+	c.fibN = get("FIB_N", 32, 0)
+	c.qsN = get("QS_N", 10_000_000, 0)
+	c.cutoff = max(get("CUTOFF", bench.DefaultCutoff, 0), bench.MinCutoff)
+	c.reps = get("REPS", 5, 1)
+	c.warmup = get("WARMUP", 1, 0)
+	if err == nil && c.fibN > 60 {
+		err = fmt.Errorf("FIB_N=%d: too large (fib with a fork per call would run for hours); want <= 60", c.fibN)
+	}
+	return c, err
+}
+
+func run(c settings) error {
+	runtime.GOMAXPROCS(c.threads)
+	p, err := pool.New(pool.WithWorkers(c.threads))
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+
+	fibs := []struct {
+		name string
+		fib  func(int) int64
+	}{
+		{"go-spindle-call", bench.FibCall},
+		{"go-spindle-join", bench.FibJoin},
+	}
+	want := bench.FibExpected(c.fibN)
+	for _, f := range fibs {
+		var got int64
+		t, err := bench.Time(c.warmup, c.reps, nil,
+			func() { p.Run(func() { got = f.fib(c.fibN) }) },
+			func() error {
+				if got != want {
+					return fmt.Errorf("%s fib(%d) = %d, want %d", f.name, c.fibN, got, want)
+				}
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s fib n=%d threads=%d ms=%.1f result=%d\n",
+			f.name, c.fibN, c.threads, bench.Ms(bench.Best(t)), got)
+	}
+
+	s := make([]int64, c.qsN)
+	var sum int64
+	t, err := bench.Time(c.warmup, c.reps,
+		func() { sum = bench.Fill(s) },
+		func() { p.Run(func() { bench.QuicksortDo(s, c.cutoff) }) },
+		func() error { return bench.Check(s, sum) })
+	if err != nil {
+		return fmt.Errorf("go-spindle-do quicksort: %v", err)
+	}
+	fmt.Printf("go-spindle-do quicksort n=%d threads=%d ms=%.1f cutoff=%d sorted=ok\n",
+		c.qsN, c.threads, bench.Ms(bench.Best(t)), c.cutoff)
+	return nil
+}

@@ -1,0 +1,107 @@
+package bench
+
+import (
+	"sync"
+
+	"github.com/sourcegraph/conc"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
+)
+
+// The fib kernels compute the n-th Fibonacci number by plain double
+// recursion (fib(n) = n for n < 2). Every parallel variant forks at every
+// level, with no sequential cutoff, so the work per fork is a single add:
+// what they measure is the cost of a fork and its join.
+
+// FibSerial is the baseline: the same recursion without forks.
+func FibSerial(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	return FibSerial(n-1) + FibSerial(n-2)
+}
+
+// FibCall forks with forkjoin.Call. Run it on a worker of the pool to
+// measure (inside Pool.Run); from any other goroutine forkjoin.Call uses
+// pool.Default().
+func FibCall(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	a, b := forkjoin.Call(FibCall, n-1, n-2)
+	return a + b
+}
+
+// FibJoin forks with pool.Join and two closures. Like FibCall, it runs on
+// the pool of the worker that calls it.
+func FibJoin(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	var a, b int64
+	pool.Join(func() { a = FibJoin(n - 1) }, func() { b = FibJoin(n - 2) })
+	return a + b
+}
+
+// FibWaitGroup starts a goroutine for fib(n-1) at every level, computes
+// fib(n-2) itself and waits on a sync.WaitGroup. Its parallelism is
+// GOMAXPROCS.
+func FibWaitGroup(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	var wg sync.WaitGroup
+	var a int64
+	wg.Go(func() { a = FibWaitGroup(n - 1) })
+	b := FibWaitGroup(n - 2)
+	wg.Wait()
+	return a + b
+}
+
+// FibErrgroup is FibWaitGroup with an errgroup.Group per fork.
+func FibErrgroup(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	var g errgroup.Group
+	var a int64
+	g.Go(func() error { a = FibErrgroup(n - 1); return nil })
+	b := FibErrgroup(n - 2)
+	_ = g.Wait() // the function above never fails
+	return a + b
+}
+
+// FibConc is FibWaitGroup with a conc.WaitGroup (which also carries
+// panics to Wait) per fork.
+func FibConc(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	var wg conc.WaitGroup
+	var a int64
+	wg.Go(func() { a = FibConc(n - 1) })
+	b := FibConc(n - 2)
+	wg.Wait()
+	return a + b
+}
+
+// FibExpected returns fib(n) computed by iteration, to check the kernels'
+// results. It wraps around for n > 92, as the kernels do.
+func FibExpected(n int) int64 {
+	var a, b int64 = 0, 1
+	for range max(n, 0) {
+		a, b = b, a+b
+	}
+	return a
+}
+
+// FibForks returns how many forks the parallel fib kernels make for n:
+// one per call with n >= 2, that is fib(n+1) - 1.
+func FibForks(n int) int64 {
+	if n < 2 {
+		return 0
+	}
+	return FibExpected(n+1) - 1
+}

@@ -1,0 +1,75 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// BenchmarkFib times fib(-fibn) with a fork at every level: serial,
+// forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
+// per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
+func BenchmarkFib(b *testing.B) {
+	n := *fibN
+	if n < 0 || n > 40 {
+		b.Fatalf("-fibn=%d: want 0 to 40", n)
+	}
+	want := FibExpected(n)
+	check := func(b *testing.B, got int64) {
+		if got != want {
+			b.Fatalf("fib(%d) = %d, want %d", n, got, want)
+		}
+	}
+	fam := newFamily(b)
+
+	fam.serial("serial", func(b *testing.B) {
+		var got int64
+		for b.Loop() {
+			got = FibSerial(n)
+		}
+		check(b, got)
+	})
+
+	spindle := []struct {
+		name string
+		fib  func(int) int64
+	}{
+		{"call", FibCall},
+		{"join", FibJoin},
+	}
+	for _, k := range spindle {
+		for _, w := range benchWorkers {
+			fam.run(k.name, w, func(b *testing.B) {
+				var got int64
+				onPool(b, w, func(p *pool.Pool) {
+					for b.Loop() {
+						p.Run(func() { got = k.fib(n) })
+					}
+				})
+				check(b, got)
+			})
+		}
+	}
+
+	goroutines := []struct {
+		name string
+		fib  func(int) int64
+	}{
+		{"waitgroup", FibWaitGroup},
+		{"errgroup", FibErrgroup},
+		{"conc", FibConc},
+	}
+	for _, k := range goroutines {
+		for _, w := range benchWorkers {
+			fam.run(k.name, w, func(b *testing.B) {
+				var got int64
+				withProcs(w, func() {
+					for b.Loop() {
+						got = k.fib(n)
+					}
+				})
+				check(b, got)
+			})
+		}
+	}
+}
