@@ -1,0 +1,275 @@
+package forkjoin_test
+
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
+)
+
+func fibSerial(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fibSerial(n-1) + fibSerial(n-2)
+}
+
+// fibCall forks at every level, down to n < 2.
+func fibCall(n int) int {
+	if n < 2 {
+		return n
+	}
+	a, b := forkjoin.Call(fibCall, n-1, n-2)
+	return a + b
+}
+
+// doTree fills out[lo:hi] with i*i for each index i, halving the range
+// with Do down to single indices. Its argument holds no pointer to a stack
+// variable, so forking it allocates nothing.
+type doArg struct {
+	lo, hi int
+	out    []int
+}
+
+func doTree(a doArg) {
+	if a.hi-a.lo == 1 {
+		a.out[a.lo] = a.lo * a.lo
+		return
+	}
+	mid := a.lo + (a.hi-a.lo)/2
+	forkjoin.Do(doTree, doArg{a.lo, mid, a.out}, doArg{mid, a.hi, a.out})
+}
+
+func TestCallAndDoMatchSerial(t *testing.T) {
+	for _, pl := range places {
+		t.Run(pl.name, func(t *testing.T) {
+			for _, n := range []int{0, 1, 2, 5, 10, 18} {
+				var got int
+				runAt(t, pl, func() { got = fibCall(n) })
+				assert.Equal(t, fibSerial(n), got, "Call fib(%d)", n)
+			}
+			for _, n := range []int{1, 2, 3, 100, 1000} {
+				got := make([]int, n)
+				runAt(t, pl, func() { doTree(doArg{0, n, got}) })
+				for i, v := range got {
+					require.Equal(t, i*i, v, "Do tree of %d, index %d", n, i)
+				}
+			}
+		})
+	}
+}
+
+// TestCallAcrossPools: a worker of one pool runs a fork tree on another
+// pool from each half of its own Call, and the results come back right.
+func TestCallAcrossPools(t *testing.T) {
+	p1, p2 := newPool(t, 2), newPool(t, 2)
+	watchdog(t, func() {
+		var a, b int
+		p1.Run(func() {
+			a, b = forkjoin.Call(func(n int) int {
+				var r int
+				p2.Run(func() { r = fibCall(n) })
+				return r + fibCall(n) // and one on p1 too
+			}, 15, 16)
+		})
+		assert.Equal(t, 2*fibSerial(15), a)
+		assert.Equal(t, 2*fibSerial(16), b)
+	})
+}
+
+func square(x int) int { return x * x }
+func discard(int)      {}
+
+// TestForksAllocateNothing measures, on a worker, the allocations of forks
+// in steady state: there must be none, whether the second half is taken
+// back or stolen by the other worker.
+func TestForksAllocateNothing(t *testing.T) {
+	p := newPool(t, 2)
+	fa := func() int { return 1 }
+	fb := func() string { return "b" }
+	body := func(lo, hi int) {}
+	doOut := make([]int, 300)
+	for _, tc := range []struct {
+		name string
+		f    func()
+	}{
+		{"Call", func() { forkjoin.Call(square, 3, 4) }},
+		{"Do", func() { forkjoin.Do(discard, 3, 4) }},
+		{"Call tree", func() { fibCall(12) }},
+		{"Do tree", func() { doTree(doArg{0, len(doOut), doOut}) }},
+		{"Join", func() { forkjoin.Join(fa, fb) }},
+		{"For", func() { forkjoin.For(0, 1000, 10, body) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			watchdog(t, func() {
+				var allocs float64
+				p.Run(func() {
+					for range 100 { // reach the frame depths once
+						tc.f()
+					}
+					allocs = testing.AllocsPerRun(100, tc.f)
+				})
+				assert.Zero(t, allocs)
+			})
+		})
+	}
+}
+
+// TestAllocationsDoNotGrowWithForks: Reduce and Sort allocate a closure
+// per call, but nothing per fork, so a call that forks thousands of times
+// allocates a few objects.
+func TestAllocationsDoNotGrowWithForks(t *testing.T) {
+	p := newPool(t, 2)
+	in := make([]int, 1<<12)
+	for i := range in {
+		in[i] = len(in) - i
+	}
+	s := make([]int, len(in))
+	plus := func(a, b int) int { return a + b }
+	for _, tc := range []struct {
+		name string
+		f    func()
+		max  float64
+	}{
+		{"Reduce", func() { forkjoin.Reduce(in, 0, plus) }, 2},
+		{"SortCutoff", func() { copy(s, in); forkjoin.SortCutoff(s, 4) }, 2},
+		{"SortFuncCutoff", func() {
+			copy(s, in)
+			forkjoin.SortFuncCutoff(s, func(a, b int) int { return a - b }, 4)
+		}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			watchdog(t, func() {
+				var allocs float64
+				p.Run(func() {
+					for range 10 {
+						tc.f()
+					}
+					allocs = testing.AllocsPerRun(20, tc.f)
+				})
+				assert.LessOrEqual(t, allocs, tc.max)
+			})
+		})
+	}
+}
+
+var errBoom = errors.New("boom")
+
+func TestCallAndDoPanics(t *testing.T) {
+	// f panics with the value its argument names ("" means return).
+	f := func(v string) int {
+		if v != "" {
+			panic(v)
+		}
+		return 1
+	}
+	for _, pl := range places {
+		for _, tc := range []struct {
+			name string
+			x, y string
+			want string
+		}{
+			{"x panics", "x", "", "x"},
+			{"y panics", "", "y", "y"},
+			{"both panic, x wins", "x", "y", "x"},
+		} {
+			t.Run(pl.name+"/"+tc.name, func(t *testing.T) {
+				runAt(t, pl, func() {
+					pe := catchPanicError(t, func() { forkjoin.Call(f, tc.x, tc.y) })
+					assert.Equal(t, tc.want, pe.Value)
+					pe = catchPanicError(t, func() { forkjoin.Do(func(v string) { f(v) }, tc.x, tc.y) })
+					assert.Equal(t, tc.want, pe.Value)
+					a, b := forkjoin.Call(f, "", "") // frames are reusable
+					assert.Equal(t, [2]int{1, 1}, [2]int{a, b})
+				})
+			})
+		}
+	}
+	t.Run("error value", func(t *testing.T) {
+		pe := catchPanicError(t, func() {
+			forkjoin.Call(func(int) int { panic(errBoom) }, 1, 2)
+		})
+		assert.ErrorIs(t, pe, errBoom)
+	})
+}
+
+// TestCallPanicWithStolenHalf: with two workers, f(y) is stolen by the
+// other worker; whichever half panics, Call re-panics only after both have
+// finished, and f(x)'s panic wins when both panic.
+func TestCallPanicWithStolenHalf(t *testing.T) {
+	p := newPool(t, 2)
+	for _, tc := range []struct {
+		name           string
+		xPanics, yPans bool // which halves panic
+		want           string
+	}{
+		{"x panics", true, false, "x"},
+		{"y panics", false, true, "y"},
+		{"both panic, x wins", true, true, "x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			watchdog(t, func() {
+				for range 10 {
+					var yStarted, yDone atomic.Bool
+					f := func(which int) int {
+						if which == 0 { // x: runs only once the thief runs y
+							waitFor(yStarted.Load)
+							if tc.yPans {
+								waitFor(yDone.Load) // y panics first, x still wins
+							}
+							if tc.xPanics {
+								panic("x") // while y may still be running
+							}
+							return 0
+						}
+						yStarted.Store(true)
+						time.Sleep(time.Millisecond)
+						yDone.Store(true)
+						if tc.yPans {
+							panic("y")
+						}
+						return 1
+					}
+					var pe *pool.PanicError
+					p.Run(func() {
+						pe = catchPanicError(t, func() { forkjoin.Call(f, 0, 1) })
+					})
+					assert.Equal(t, tc.want, pe.Value)
+					assert.True(t, yDone.Load(), "Call re-panicked before f(y) finished")
+				}
+			})
+		})
+	}
+}
+
+func TestNilFunctionsPanic(t *testing.T) {
+	for _, tc := range []struct {
+		call string
+		f    func()
+	}{
+		{"forkjoin.Call", func() { forkjoin.Call[int, int](nil, 1, 2) }},
+		{"forkjoin.Do", func() { forkjoin.Do[int](nil, 1, 2) }},
+		{"forkjoin.Join", func() { forkjoin.Join[int, int](nil, func() int { return 0 }) }},
+		{"forkjoin.Join", func() { forkjoin.Join[int, int](func() int { return 0 }, nil) }},
+		{"forkjoin.For", func() { forkjoin.For(0, 10, 1, nil) }},
+		{"forkjoin.For", func() { forkjoin.For(10, 0, 1, nil) }},
+		{"forkjoin.Map", func() { forkjoin.Map[int, int]([]int{1}, nil) }},
+		{"forkjoin.Map", func() { forkjoin.Map[int, int](nil, nil) }},
+		{"forkjoin.Reduce", func() { forkjoin.Reduce([]int{1}, 0, nil) }},
+		{"forkjoin.Reduce", func() { forkjoin.Reduce(nil, 0, nil) }},
+		{"forkjoin.SortFunc", func() { forkjoin.SortFunc[[]int](nil, nil) }},
+		{"forkjoin.SortFunc", func() { forkjoin.SortFunc(make([]int, 10000), nil) }},
+	} {
+		t.Run(tc.call, func(t *testing.T) {
+			v := recoverValue(tc.f)
+			require.NotNil(t, v)
+			assert.Contains(t, v, tc.call+": nil function")
+		})
+	}
+}

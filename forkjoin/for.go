@@ -1,0 +1,51 @@
+package forkjoin
+
+// forTask is one piece of a For: the range [lo, hi) still to cover, and
+// what covers it. It is the argument of Do, copied into the worker's frame
+// when forked, so For allocates nothing per fork.
+type forTask struct {
+	lo, hi, grain int
+	body          func(lo, hi int)
+}
+
+// For calls body on disjoint chunks [l, h) that together cover [lo, hi)
+// exactly once, possibly in parallel on the current pool. Chunks are never
+// empty and, when grain > 0, hold at most grain indices; grain <= 0 picks
+// one that makes about 8 chunks per worker of the current pool. If
+// lo >= hi, body is never called.
+//
+// The range is halved recursively (forkjoin.Do) until a piece holds at
+// most grain indices, so chunks hold between about grain/2 and grain
+// indices. A range that is a single chunk runs on the calling goroutine.
+// A panic in body is re-raised as a *pool.PanicError once every chunk
+// that started has finished.
+func For(lo, hi, grain int, body func(lo, hi int)) {
+	if body == nil {
+		nilFunc("forkjoin.For")
+	}
+	if lo >= hi {
+		return
+	}
+	// hi - lo may not fit in an int (lo = -hi = MinInt/2-ish); as a uint
+	// it always does, and the halving below stays in uint.
+	n := uint(hi) - uint(lo)
+	if grain <= 0 {
+		grain = autoGrain(n)
+	}
+	topDo(forRange, forTask{lo, hi, grain, body}, n > uint(grain))
+}
+
+// forRange covers t's range: one chunk if it holds at most t.grain
+// indices (so every chunk is non-empty and within the grain), else its two
+// halves, possibly in parallel.
+func forRange(t forTask) {
+	n := uint(t.hi) - uint(t.lo)
+	if n <= uint(t.grain) {
+		t.body(t.lo, t.hi)
+		return
+	}
+	mid := t.lo + int(n/2) // n > grain >= 1, so both halves are non-empty
+	left, right := t, t
+	left.hi, right.lo = mid, mid
+	Do(forRange, left, right)
+}

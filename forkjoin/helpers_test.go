@@ -1,0 +1,103 @@
+package forkjoin_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// watchdogLimit bounds each concurrent test. It is not a performance
+// assertion: every test here finishes in a few seconds at most when the
+// package is correct, even under the race detector on two cores. It turns
+// a deadlock (or a quadratic sort) into a failure with every goroutine's
+// stack instead of a silent hang.
+const watchdogLimit = 60 * time.Second
+
+// watchdog runs body on the test goroutine (so require works) and, if body
+// has not returned within watchdogLimit, prints every goroutine's stack and
+// kills the test binary.
+func watchdog(t *testing.T, body func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(watchdogLimit):
+			var buf bytes.Buffer
+			_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
+			fmt.Fprintf(os.Stderr, "%s: still running after %v (deadlock?); goroutines:\n%s", t.Name(), watchdogLimit, buf.String())
+			os.Exit(2)
+		}
+	}()
+	defer close(done)
+	body()
+}
+
+// newPool starts a pool that the test closes when it ends.
+func newPool(t testing.TB, workers int) *pool.Pool {
+	t.Helper()
+	p, err := pool.New(pool.WithWorkers(workers))
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
+	return p
+}
+
+// place is where a test runs the code under test: on the calling
+// goroutine (off-pool, so on pool.Default()), or inside Run of a pool with
+// 1 or 2 workers.
+type place struct {
+	name    string
+	workers int // 0: off-pool
+}
+
+var places = []place{{"off-pool", 0}, {"1 worker", 1}, {"2 workers", 2}}
+
+// runAt runs body at pl (under a watchdog), creating the pool if needed.
+// body must not call t.FailNow (require) when it runs on a worker.
+func runAt(t *testing.T, pl place, body func()) {
+	t.Helper()
+	watchdog(t, func() {
+		if pl.workers == 0 {
+			body()
+			return
+		}
+		newPool(t, pl.workers).Run(body)
+	})
+}
+
+// recoverValue runs f and returns what it panicked with, or nil.
+func recoverValue(f func()) (v any) {
+	defer func() { v = recover() }()
+	f()
+	return nil
+}
+
+// catchPanicError runs f, which must panic with a *pool.PanicError, and
+// returns that. It may run on a pool's worker, where t.FailNow must not be
+// called (runtime.Goexit would end the worker goroutine, and the Run
+// waiting for it would hang): on failure it reports with t.Errorf and
+// returns an empty *PanicError, which fails the caller's checks.
+func catchPanicError(t *testing.T, f func()) *pool.PanicError {
+	t.Helper()
+	v := recoverValue(f)
+	pe, ok := v.(*pool.PanicError)
+	if !ok {
+		t.Errorf("panic value %T (%v) is not *pool.PanicError", v, v)
+		return &pool.PanicError{}
+	}
+	return pe
+}
+
+// waitFor spins (sleeping a little) until cond holds.
+func waitFor(cond func() bool) {
+	for !cond() {
+		time.Sleep(10 * time.Microsecond)
+	}
+}

@@ -1,0 +1,43 @@
+package forkjoin
+
+// Reduce combines the elements of in with op, in order, possibly in
+// parallel on the current pool, and returns the result: op(...op(op(in[0],
+// in[1]), in[2])..., in[n-1]) up to the placement of parentheses. op must
+// be associative; it need not be commutative, because Reduce only ever
+// combines a block of consecutive elements with the block that follows
+// it, left operand first. For an empty in it returns identity.
+//
+// The slice is halved recursively (forkjoin.Call) down to about 8 pieces
+// per worker of the current pool; each piece is folded serially from its
+// first element, and the halves' results are combined on the way back up.
+// identity is only ever returned for the empty input, never combined, so
+// it costs no op calls; it should be op's identity all the same, so that
+// Reduce(in[:0]...) combines consistently with the rest. An input that is
+// a single piece is folded on the calling goroutine. A panic in op is
+// re-raised as a *pool.PanicError after every piece that started has
+// finished.
+func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
+	if op == nil {
+		nilFunc("forkjoin.Reduce")
+	}
+	if len(in) == 0 {
+		return identity
+	}
+	grain := autoGrain(uint(len(in)))
+	// One closure per Reduce, passed to every Call of the recursion: the
+	// forks themselves allocate nothing.
+	var reduce func(s []T) T
+	reduce = func(s []T) T {
+		if len(s) <= grain {
+			acc := s[0]
+			for _, x := range s[1:] {
+				acc = op(acc, x)
+			}
+			return acc
+		}
+		m := len(s) / 2 // grain >= 1, so both halves are non-empty
+		a, b := Call(reduce, s[:m], s[m:])
+		return op(a, b)
+	}
+	return topCall(reduce, in, len(in) > grain)
+}

@@ -1,0 +1,71 @@
+package forkjoin
+
+import (
+	"cmp"
+	"math/bits"
+)
+
+// Sort and SortFunc are a parallel quicksort (see sort_ordered.go and
+// sort_func.go, which are the same algorithm with cmp.Less and with a
+// comparison function):
+//
+//   - a piece of at most sortCutoff elements is sorted serially by
+//     slices.Sort or slices.SortFunc, so the leaves, where most of the
+//     comparisons happen, are exactly as fast as the standard library;
+//   - a larger piece that is already sorted is left alone (the check stops
+//     at the first inversion, so on unsorted input it costs a comparison
+//     or two);
+//   - otherwise the piece is partitioned around a pivot (the median of
+//     three samples, or for large pieces the median of three such medians)
+//     and its two sides are sorted by forkjoin.Do, possibly in parallel;
+//   - every piece carries a depth budget, 2*log2(n) for the whole input;
+//     a piece that runs out of it is handed to slices.Sort, whose own worst
+//     case is O(n log n). Partitioning thus does O(n) work per level on at
+//     most 2*log2(n) levels: no input can make the sort quadratic.
+//
+// The partition is Hoare's with strict comparisons on both sides: elements
+// equal to the pivot stop both scans and are swapped, so equal keys end up
+// spread over both sides and many equal keys still split evenly (and an
+// all-equal input is caught by the sortedness check in O(n)).
+
+// sortCutoff is the size at or below which a piece is sorted serially. A
+// few thousand elements take tens of microseconds to sort, next to which a
+// fork costs nothing, and a 10M-element input still makes thousands of
+// pieces for the workers to share.
+const sortCutoff = 4096
+
+// ninther is the piece size from which the pivot is a median of medians.
+const ninther = 64
+
+// sortTask is one piece of a sort and the depth it may still partition to.
+// It is the argument of Do, so forks allocate nothing.
+type sortTask[E any] struct {
+	s      []E
+	budget int
+}
+
+// depthBudget is how many levels of partitioning a sort of n elements may
+// use: twice the depth of a perfectly balanced recursion.
+func depthBudget(n int) int { return 2 * bits.Len(uint(n)) }
+
+// Sort sorts s in ascending order, possibly in parallel on the current
+// pool. The result is what slices.Sort gives: the order is cmp.Less's, so
+// NaNs come before every other value. Like slices.Sort it is not stable,
+// which shows only for floats: -0 and +0 compare equal, and their order is
+// unspecified. Inputs of at most a few thousand elements are sorted
+// serially on the calling goroutine.
+func Sort[S ~[]E, E cmp.Ordered](s S) { sortOrdered([]E(s), sortCutoff) }
+
+// SortFunc sorts s in the order cmp defines, possibly in parallel on the
+// current pool, under the contract of slices.SortFunc: cmp(a, b) is
+// negative for a < b, positive for a > b and zero otherwise, and must be a
+// strict weak ordering. The sort is not stable. cmp may be called from
+// several workers at once. A panic in cmp is re-raised as a
+// *pool.PanicError after every piece that started has finished; s is
+// then a permutation of its input in no particular order.
+func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+	if cmp == nil {
+		nilFunc("forkjoin.SortFunc")
+	}
+	sortFunc([]E(s), cmp, sortCutoff)
+}

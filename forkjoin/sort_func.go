@@ -1,0 +1,84 @@
+package forkjoin
+
+import "slices"
+
+// This file is sort_ordered.go with cmp(a, b) < 0 in place of cmp.Less
+// (the standard library duplicates its sorts the same way: going through a
+// function value for the ordered case would cost Sort the inlined
+// comparisons that keep it level with slices.Sort).
+
+// sortFunc is SortFunc with the serial cutoff as a parameter.
+func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
+	if len(s) <= cutoff {
+		topDo(func(s []E) { slices.SortFunc(s, cmp) }, s, false)
+		return
+	}
+	var sort func(t sortTask[E])
+	sort = func(t sortTask[E]) { quickFunc(t, cmp, cutoff, sort) }
+	topDo(sort, sortTask[E]{s, depthBudget(len(s))}, true)
+}
+
+// quickFunc is quickOrdered with cmp.
+func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func(sortTask[E])) {
+	s := t.s
+	if len(s) <= cutoff || t.budget <= 0 {
+		slices.SortFunc(s, cmp)
+		return
+	}
+	if slices.IsSortedFunc(s, cmp) {
+		return
+	}
+	p := partitionFunc(s, cmp)
+	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+}
+
+// partitionFunc is partitionOrdered with cmp.
+func partitionFunc[E any](s []E, cmp func(a, b E) int) int {
+	m := pivotFunc(s, cmp)
+	s[0], s[m] = s[m], s[0]
+	pivot := s[0]
+	i, j := 1, len(s)-1
+	for {
+		for i <= j && cmp(s[i], pivot) < 0 {
+			i++
+		}
+		for i <= j && cmp(pivot, s[j]) < 0 {
+			j--
+		}
+		if i >= j {
+			break
+		}
+		s[i], s[j] = s[j], s[i]
+		i++
+		j--
+	}
+	s[0], s[j] = s[j], s[0]
+	return j
+}
+
+// pivotFunc is pivotOrdered with cmp.
+func pivotFunc[E any](s []E, cmp func(a, b E) int) int {
+	n := len(s)
+	if n < ninther {
+		return median3Func(s, cmp, 0, n/2, n-1)
+	}
+	d := n / 8
+	return median3Func(s, cmp,
+		median3Func(s, cmp, 0, d, 2*d),
+		median3Func(s, cmp, 3*d, 4*d, 5*d),
+		median3Func(s, cmp, 6*d, 7*d, n-1))
+}
+
+// median3Func is median3Ordered with cmp.
+func median3Func[E any](s []E, cmp func(a, b E) int, a, b, c int) int {
+	if cmp(s[b], s[a]) < 0 {
+		a, b = b, a
+	}
+	if cmp(s[c], s[b]) < 0 {
+		if cmp(s[c], s[a]) < 0 {
+			return a
+		}
+		return c
+	}
+	return b
+}

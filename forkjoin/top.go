@@ -1,0 +1,87 @@
+package forkjoin
+
+import (
+	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// This file holds what every entry point of the package shares: where its
+// work starts and how its panics come out.
+//
+// Invariant: an entry point either forks, and then all of its work runs on
+// pool.Current() (off-pool the whole call moves to pool.Default() once,
+// rather than at every fork), or it does not fork, and then its single
+// piece of work runs on the calling goroutine, which saves a round trip to
+// the pool for inputs too small to split. In both cases a panic leaves the
+// entry point as a *pool.PanicError, so the panic's type does not depend
+// on the input's size.
+
+// nilFunc panics for a nil function argument, a programming error, naming
+// the call that received it.
+func nilFunc(call string) { panic(call + ": nil function") }
+
+// topCall returns f(x) for an entry point; split says whether f forks.
+func topCall[A, R any](f func(A) R, x A, split bool) R {
+	if split && runtime.CurrentWorker() == nil {
+		return topCallOffPool(f, x)
+	}
+	r, pe := catchTop(f, x)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// topDo is topCall for a function without a result.
+func topDo[A any](f func(A), x A, split bool) {
+	if split && runtime.CurrentWorker() == nil {
+		pool.Default().Run(func() { f(x) })
+		return
+	}
+	if pe := catchTopDo(f, x); pe != nil {
+		panic(pe)
+	}
+}
+
+// catchTop returns f(x), or its panic as a *PanicError (a panic that
+// already is one, re-raised by a fork below, is passed on unchanged).
+func catchTop[A, R any](f func(A) R, x A) (r R, pe *runtime.PanicError) {
+	defer runtime.Recover(&pe)
+	return f(x), nil
+}
+
+// catchTopDo is catchTop for a function without a result.
+func catchTopDo[A any](f func(A), x A) (pe *runtime.PanicError) {
+	defer runtime.Recover(&pe)
+	f(x)
+	return nil
+}
+
+// topCallOffPool runs f(x) on pool.Default(). Out of line so that its
+// closure's captures do not make topCall's variables escape on the worker
+// path.
+//
+//go:noinline
+func topCallOffPool[A, R any](f func(A) R, x A) (r R) {
+	pool.Default().Run(func() { r = f(x) })
+	return r
+}
+
+// chunksPerWorker is how many pieces For, Map and Reduce aim for per
+// worker when they choose the grain: more than one, so that a worker that
+// finishes early can steal a piece from one that is slow (uneven element
+// costs, a descheduled thread), but few enough that each piece is large
+// next to the tens of nanoseconds a fork costs.
+const chunksPerWorker = 8
+
+// autoGrain returns the grain that splits n >= 1 items into about
+// chunksPerWorker pieces per worker of the current pool: ceil(n/pieces),
+// at least 1.
+func autoGrain(n uint) int {
+	pieces := uint(chunksPerWorker * pool.Current().Workers())
+	g := n / pieces
+	if n%pieces != 0 {
+		g++
+	}
+	return int(g)
+}
