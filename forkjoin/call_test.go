@@ -205,9 +205,9 @@ func TestCallAndDoPanics(t *testing.T) {
 func TestCallPanicWithStolenHalf(t *testing.T) {
 	p := newPool(t, 2)
 	for _, tc := range []struct {
-		name           string
-		xPanics, yPans bool // which halves panic
-		want           string
+		name             string
+		xPanics, yPanics bool // which halves panic
+		want             string
 	}{
 		{"x panics", true, false, "x"},
 		{"y panics", false, true, "y"},
@@ -218,9 +218,9 @@ func TestCallPanicWithStolenHalf(t *testing.T) {
 				for range 10 {
 					var yStarted, yDone atomic.Bool
 					f := func(which int) int {
-						if which == 0 { // x: runs only once the thief runs y
+						if which == 0 { // x: waits until the other worker has stolen y
 							waitFor(yStarted.Load)
-							if tc.yPans {
+							if tc.yPanics {
 								waitFor(yDone.Load) // y panics first, x still wins
 							}
 							if tc.xPanics {
@@ -231,7 +231,7 @@ func TestCallPanicWithStolenHalf(t *testing.T) {
 						yStarted.Store(true)
 						time.Sleep(time.Millisecond)
 						yDone.Store(true)
-						if tc.yPans {
+						if tc.yPanics {
 							panic("y")
 						}
 						return 1

@@ -144,6 +144,7 @@ func TestForPanics(t *testing.T) {
 						})
 					})
 					assert.ErrorIs(t, pe, errBoom)
+					assert.Contains(t, string(pe.Stack), "TestForPanics", "stack of the panic")
 					assert.Zero(t, running.Load(), "For re-panicked while chunks still ran")
 				})
 			})

@@ -7,15 +7,15 @@ package forkjoin
 // combines a block of consecutive elements with the block that follows
 // it, left operand first. For an empty in it returns identity.
 //
-// The slice is halved recursively (forkjoin.Call) down to about 8 pieces
-// per worker of the current pool; each piece is folded serially from its
-// first element, and the halves' results are combined on the way back up.
-// identity is only ever returned for the empty input, never combined, so
-// it costs no op calls; it should be op's identity all the same, so that
-// Reduce(in[:0]...) combines consistently with the rest. An input that is
-// a single piece is folded on the calling goroutine. A panic in op is
-// re-raised as a *pool.PanicError after every piece that started has
-// finished.
+// The slice is halved recursively (forkjoin.Call) down to pieces of about
+// len(in)/(8*workers) elements, for the workers of the current pool; each
+// piece is folded serially from its first element, and the halves'
+// results are combined on the way back up. identity is returned for the
+// empty input and never combined with anything, which saves an op call
+// per piece; for Reduce to agree with a serial fold from identity it
+// must be op's identity. An input that is a single piece is folded on the
+// calling goroutine. A panic in op is re-raised as a *pool.PanicError
+// after every piece that started has finished.
 func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
 	if op == nil {
 		nilFunc("forkjoin.Reduce")

@@ -10,7 +10,8 @@ import "slices"
 // sortFunc is SortFunc with the serial cutoff as a parameter.
 func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	if len(s) <= cutoff {
-		topDo(func(s []E) { slices.SortFunc(s, cmp) }, s, false)
+		defer rethrow() // cmp's panics come out as *PanicError regardless of len(s)
+		slices.SortFunc(s, cmp)
 		return
 	}
 	var sort func(t sortTask[E])

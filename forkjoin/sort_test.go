@@ -119,7 +119,8 @@ func TestSortInt64Patterns(t *testing.T) {
 }
 
 // TestSortLarge sorts 1<<20 elements with the default cutoff, so that the
-// parallel path runs with its real parameters, at each place.
+// parallel path runs with its real parameters, at each place (and with
+// SortFunc for random values).
 func TestSortLarge(t *testing.T) {
 	n := 1 << 20
 	todo := patterns
@@ -133,8 +134,17 @@ func TestSortLarge(t *testing.T) {
 				pt.fill(in, rand.New(rand.NewPCG(2, 3)))
 				want := slices.Clone(in)
 				slices.Sort(want)
-				runAt(t, pl, func() { forkjoin.Sort(in) })
+				in2 := slices.Clone(in)
+				runAt(t, pl, func() {
+					forkjoin.Sort(in)
+					if pt.name == "random" {
+						forkjoin.SortFunc(in2, cmp.Compare[int64])
+					} else {
+						slices.Sort(in2)
+					}
+				})
 				require.True(t, slices.Equal(want, in), "Sort differs from slices.Sort")
+				require.True(t, slices.Equal(want, in2), "SortFunc differs from slices.Sort")
 			})
 		}
 		if raceEnabled {

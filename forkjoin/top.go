@@ -25,46 +25,45 @@ func topCall[A, R any](f func(A) R, x A, split bool) R {
 	if split && runtime.CurrentWorker() == nil {
 		return topCallOffPool(f, x)
 	}
-	r, pe := catchTop(f, x)
-	if pe != nil {
-		panic(pe)
-	}
-	return r
+	defer rethrow()
+	return f(x)
 }
 
 // topDo is topCall for a function without a result.
 func topDo[A any](f func(A), x A, split bool) {
 	if split && runtime.CurrentWorker() == nil {
-		pool.Default().Run(func() { f(x) })
+		topDoOffPool(f, x)
 		return
 	}
-	if pe := catchTopDo(f, x); pe != nil {
-		panic(pe)
+	defer rethrow()
+	f(x)
+}
+
+// rethrow, deferred, turns a panic going through it into a *PanicError:
+// the value and the stack where it happened (this runs before the stack
+// unwinds). A panic that already is one, re-raised by a fork below, goes
+// on unchanged.
+func rethrow() {
+	if v := recover(); v != nil {
+		panic(runtime.AsPanicError(v))
 	}
 }
 
-// catchTop returns f(x), or its panic as a *PanicError (a panic that
-// already is one, re-raised by a fork below, is passed on unchanged).
-func catchTop[A, R any](f func(A) R, x A) (r R, pe *runtime.PanicError) {
-	defer runtime.Recover(&pe)
-	return f(x), nil
-}
-
-// catchTopDo is catchTop for a function without a result.
-func catchTopDo[A any](f func(A), x A) (pe *runtime.PanicError) {
-	defer runtime.Recover(&pe)
-	f(x)
-	return nil
-}
-
-// topCallOffPool runs f(x) on pool.Default(). Out of line so that its
-// closure's captures do not make topCall's variables escape on the worker
-// path.
+// topCallOffPool runs f(x) on pool.Default(), whose Run re-raises panics
+// as *PanicError. Out of line so that its closure's captures do not make
+// topCall's variables escape on the worker path.
 //
 //go:noinline
 func topCallOffPool[A, R any](f func(A) R, x A) (r R) {
 	pool.Default().Run(func() { r = f(x) })
 	return r
+}
+
+// topDoOffPool is topCallOffPool for a function without a result.
+//
+//go:noinline
+func topDoOffPool[A any](f func(A), x A) {
+	pool.Default().Run(func() { f(x) })
 }
 
 // chunksPerWorker is how many pieces For, Map and Reduce aim for per
