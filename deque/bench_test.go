@@ -84,16 +84,17 @@ func pacedThief(d *ChaseLev[int], stop *atomic.Bool, attempts, steals *atomic.In
 // item it loses) whenever a check every 64 ops finds it below half, so its
 // own Pop does not race for the last item. What the thieves cost it is
 // cache traffic on top (their CASes) and bottom (their loads), and, with
-// more goroutines than cores, CPU time. The reserve is large (16Ki items,
-// 16 ms of stealing at the pace) so that a thief running while the owner
-// is descheduled does not empty it. Besides ns/op it reports the thieves'
+// more goroutines than cores, CPU time. The reserve is large (64Ki items,
+// over 20 ms of stealing for three thieves at the pace, two Go scheduling
+// quanta) so that thieves running while the owner is descheduled do not
+// empty it. Besides ns/op it reports the thieves'
 // successful steals and attempts per second; attempts that were not
 // steals saw Empty or Retry.
 func BenchmarkOwnerThroughput(b *testing.B) {
 	for _, thieves := range []int{0, 1, 3} {
 		b.Run(fmt.Sprintf("thieves=%d", thieves), func(b *testing.B) {
 			b.ReportAllocs()
-			const reserve = 1 << 14
+			const reserve = 1 << 16
 			d := NewChaseLev[int](2 * reserve)
 			x := new(int)
 			for range reserve {

@@ -125,15 +125,16 @@
 //
 // with go1.26.8 linux/amd64 on a KVM guest with two vCPUs (nproc 2;
 // /proc/cpuinfo says "Intel(R) Xeon(R) Processor", a Sapphire Rapids-class
-// part by its feature flags), run while nothing else was using the CPUs.
-// The machine is shared and noisy: single runs strayed up to 50% above the
-// median.
+// part by its feature flags), taken while nothing else was using the CPUs.
+// The machine is shared and noisy: within that run the five figures of a
+// row spread by up to 25%, and medians moved by about as much between
+// runs on other occasions.
 //
-//	PushPop                       52.2 ns/op  0 B/op  0 allocs/op
-//	Steal                         16.6 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=0     39.3 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=1     67.3 ns/op  0.99 M steals/s  0.99 M attempts/s
-//	OwnerThroughput/thieves=3      143 ns/op  0.84 M steals/s  1.48 M attempts/s
+//	PushPop                       54.0 ns/op  0 B/op  0 allocs/op
+//	Steal                         16.5 ns/op  0 B/op  0 allocs/op
+//	OwnerThroughput/thieves=0     44.8 ns/op  0 B/op  0 allocs/op
+//	OwnerThroughput/thieves=1     62.8 ns/op  0.99 M steals/s  0.99 M attempts/s
+//	OwnerThroughput/thieves=3      137 ns/op  1.43 M steals/s  1.49 M attempts/s
 //
 // PushPop leaves the deque empty after every pair, so each Pop takes the
 // last-item path: a CAS and one more store (bottom put back). The
@@ -141,18 +142,18 @@
 // (each an XCHG on amd64) and a few loads. A lone Steal is three loads and
 // a CAS.
 //
-// One thief stealing once a microsecond costs the owner about 28 ns per
-// pair here (17 ns in a quieter rerun). That is cache-line traffic, not CPU
-// sharing: in a side experiment (3 runs each, against the same owner loop)
-// a thief that only spun on the clock cost the owner nothing, one that also
-// loaded top and bottom once a microsecond cost about 10 ns per pair, and
-// one that did a full Steal, which also writes top, about 17 ns. Spread
-// over the 15 to 25 pairs the owner runs per microsecond, that is a few
-// hundred nanoseconds of owner time per steal, the price of pulling a line
-// back from the other core on this virtual machine. With three thieves
-// there are four busy goroutines on two CPUs, so the owner also loses
-// about half its CPU time, and the time-sliced thieves reach only half
-// their combined target pace, catching up in bursts in which they collide;
-// about 40% of their attempts fail. That row measures oversubscription
+// One thief stealing once a microsecond costs the owner about 18 ns per
+// pair. That is cache-line traffic, not CPU sharing: in a side experiment
+// (3 runs each, same owner loop) a thief that only spun on the clock cost
+// the owner nothing, one that also loaded top and bottom once a
+// microsecond cost about 10 ns per pair, and one that did a full Steal,
+// which also writes top, about 17 ns. Spread over the 15 to 25 pairs the
+// owner runs per microsecond, that is a few hundred nanoseconds of owner
+// time per steal, the price of pulling lines back from the other core on
+// this virtual machine. With three thieves there are four busy goroutines
+// on two CPUs: the owner loses about half its CPU time, and the
+// time-sliced thieves reach only half their combined target pace of 3 M
+// attempts/s (4% of the attempts fail, mostly Empty while the owner is
+// descheduled and has not topped up). That row measures oversubscription
 // more than the deque.
 package deque
