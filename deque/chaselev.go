@@ -71,6 +71,11 @@ const maxCapacity = 1 << 30
 // item, back up). The live items have indices [top, bottom); index i lives
 // in ring slot i & mask. Indices are int64 and never wrap in practice: it
 // would take 2^63 pushes.
+//
+// Taken items are not cleared from their slots (clearing would cost the
+// owner a full-barrier store per Pop), so the deque may keep up to one
+// ring's worth of taken items reachable until their slots are reused.
+// Items that hold large data should drop it themselves once taken.
 type ChaseLev[T any] struct {
 	_ [cacheLinePad]byte // keep top off the line of whatever precedes us
 
@@ -153,7 +158,16 @@ func (d *ChaseLev[T]) Push(v *T) {
 	// below top (we just checked b-t < len(slots)), so it has been taken,
 	// and any thief still reading it speculatively will fail its CAS on
 	// top because top has moved past that index for good.
-	r.slot(b).Store(v)
+	//
+	// Skip the store when the slot already holds v: a seq-cst store is an
+	// XCHG on amd64, a full barrier, while the load is a plain move. Users
+	// that reuse their items (spindle's runtime pushes the same per-depth
+	// job records over and over, at the same indices) then pay one barrier
+	// per Push instead of two. Leaving the slot as it is publishes the same
+	// value a store would have, and any thief reading it sees v either way.
+	if s := r.slot(b); s.Load() != v {
+		s.Store(v)
+	}
 	// Publish. This store is ordered after the slot store above (the C11
 	// version needs a release fence here; Go's seq-cst store is at least a
 	// release). A thief that loads bottom and sees b+1 is therefore
@@ -222,15 +236,12 @@ func (d *ChaseLev[T]) Pop() *T {
 		// after our bottom.Store(b): it sees b (top >= bottom, Empty) or a
 		// value from a later Push of ours, which rewrites slot b first.
 		//
-		// Clear the slot so the deque does not keep v reachable after
-		// handing it out. No thief can be reading this slot for index b
-		// in a way that matters: a thief reads slot i only after seeing
-		// top == i < bottom, and by the argument above no thief sees that
-		// for i == b until we push index b again, which rewrites the slot
-		// before publishing it. A thief reading the slot for an older
-		// index that aliases it (b - k*len) already saw a top that has
-		// since moved on, so its CAS fails and it discards what it read.
-		s.Store(nil)
+		//
+		// The slot is not cleared: that would be another full-barrier
+		// store on the owner's hot path, and it would defeat Push's
+		// skipped store for reused items. The deque may therefore keep a
+		// taken item reachable until its slot is reused (see the type's
+		// doc).
 		return v
 	}
 	// t == b: v is the last item and thieves may be racing for it. Claim
@@ -239,13 +250,6 @@ func (d *ChaseLev[T]) Pop() *T {
 	// Either way the deque is now empty with top == b+1: restore bottom to
 	// match (it must not stay below top).
 	d.bottom.Store(b + 1)
-	// Clear the slot only now, after the CAS. If we won, any thief that
-	// read the slot speculatively will fail its CAS. If a thief won, its
-	// read of the slot came before its CAS, which came before our failed
-	// CAS observed it, so it already has the value. Clearing before the
-	// CAS would be wrong: a thief that had read the old bottom could read
-	// our nil and then win the CAS, returning (nil, Success).
-	s.Store(nil)
 	if !won {
 		return nil
 	}
@@ -257,8 +261,8 @@ func (d *ChaseLev[T]) Pop() *T {
 // deque looked empty, or (nil, Retry) if it lost a race for the item.
 //
 // Steal never writes a slot: a stolen item stays referenced by its slot
-// until the owner's later pushes overwrite it, Pop clears it, or the ring
-// is retired by growth.
+// until the owner's later pushes overwrite it or the ring is retired by
+// growth.
 func (d *ChaseLev[T]) Steal() (*T, StealResult) {
 	// Load top, then bottom. The C11 version needs a seq-cst fence between
 	// the two loads to pair with the owner's store-fence-load in Pop; here
@@ -274,8 +278,8 @@ func (d *ChaseLev[T]) Steal() (*T, StealResult) {
 	// could pair a stale ring with a newer bottom and read the wrong slot.
 	r := d.ring.Load()
 	// Speculative read: the item is not ours until the CAS succeeds. If
-	// the slot has been reused for a later index, or cleared by Pop, top
-	// has already moved past t, and the CAS fails.
+	// the slot has been reused for a later index, top has already moved
+	// past t, and the CAS fails.
 	v := r.slot(t).Load()
 	// Claim index t. Success means top was still t, so nobody else took t
 	// and the slot still held index t's item when we read it.

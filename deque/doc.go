@@ -89,11 +89,14 @@
 // that were already in it when it was copied. The garbage collector frees
 // old rings once no thief holds them. The ring never shrinks.
 //
-// Pop clears the slot it took, after winning the item, so the deque does
-// not keep it reachable. Steal never writes slots (a thief would race the
-// owner reusing the slot), so a stolen item stays referenced from its slot
-// until a later Push overwrites it or the ring is dropped: at most one ring
-// of stale pointers.
+// Neither Pop nor Steal clears the slot it took, and Push skips its slot
+// store when the slot already holds the item being pushed. Go's atomic
+// stores are full barriers (XCHG on amd64); for an owner that pushes the
+// same reused records again and again at the same depths, as spindle's
+// runtime does, this leaves one barrier per Push (bottom) and one per Pop
+// (bottom), the two the algorithm needs. The price is that a taken item
+// stays referenced from its slot until the slot is reused or the ring is
+// dropped: at most one ring of stale pointers.
 //
 // # Layout
 //
@@ -108,7 +111,7 @@
 // # Testing
 //
 // The tests cover the sequential contract (LIFO Pop, FIFO Steal, scripted
-// mixes, Len, growth from one slot past a million items, slot clearing,
+// mixes, Len, growth from one slot past a million items,
 // zero allocations); an exactly-once stress test where one owner pushes and
 // pops a million items at random against three thieves and every item must
 // come out exactly once, with pushes = pops + steals + remaining; and a
