@@ -18,6 +18,10 @@ type Config struct {
 	// PanicHandler receives the *PanicError of a detached task. Nil means
 	// crash the program with it, as an unrecovered goroutine panic would.
 	PanicHandler func(v any)
+	// EagerPublish puts every job on the public deque at once, as Rayon
+	// does, instead of publishing lazily (see Worker.Push). For
+	// measurements and comparison.
+	EagerPublish bool
 }
 
 // MaxWorkers bounds Config.Workers. Far more threads than CPUs only adds
@@ -32,6 +36,7 @@ type Registry struct {
 	sleep        *sleep.Sleep
 	injector     injector
 	panicHandler func(v any)
+	eagerPublish bool
 
 	injected atomic.Uint64
 	owner    atomic.Value // what wraps the registry (a *pool.Pool)
@@ -53,7 +58,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler}
+	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler, eagerPublish: cfg.EagerPublish}
 	r.drained = sync.NewCond(&r.mu)
 	var cpus []int
 	if cfg.Pin {

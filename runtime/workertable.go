@@ -10,31 +10,39 @@ import (
 // this is how a package-level call finds out cheaply whether it runs on a
 // worker, and which.
 //
-// Readers take no lock: a bucket is an immutable slice published with an
-// atomic store, replaced wholesale (copy on write, under tableMu) when a
-// worker starts or exits. Lookups cost a hash, a load and a scan of a
-// bucket that holds one worker or none in practice.
-const tableBits = 10
+// It is a direct-mapped array indexed by a hash of the identity, plus an
+// overflow list for the rare worker whose slot is taken. Readers take no
+// lock: a lookup is a hash, one atomic load (a plain move on amd64) and a
+// compare, and off-pool one more load (the overflow list, normally nil).
+// Writers (a worker starting or exiting) serialise on tableMu; the
+// overflow list is copy-on-write.
+const tableBits = 12
 
 var (
-	workerTable [1 << tableBits]atomic.Pointer[[]*Worker]
+	workerTable [1 << tableBits]atomic.Pointer[Worker]
+	overflow    atomic.Pointer[[]*Worker]
 	tableMu     sync.Mutex
 )
 
-func tableBucket(g uintptr) *atomic.Pointer[[]*Worker] {
+func tableSlot(g uintptr) *atomic.Pointer[Worker] {
 	// Fibonacci hashing; g records are a few hundred bytes apart, so the
 	// high bits of the product spread them well.
 	return &workerTable[uint64(g)*0x9E3779B97F4A7C15>>(64-tableBits)]
 }
 
 func lookupWorker(g uintptr) *Worker {
-	b := tableBucket(g).Load()
-	if b == nil {
-		return nil
+	if w := tableSlot(g).Load(); w != nil && w.g == g {
+		return w
 	}
-	for _, w := range *b {
-		if w.g == g {
-			return w
+	return lookupOverflow(g)
+}
+
+func lookupOverflow(g uintptr) *Worker {
+	if o := overflow.Load(); o != nil {
+		for _, w := range *o {
+			if w.g == g {
+				return w
+			}
 		}
 	}
 	return nil
@@ -43,30 +51,36 @@ func lookupWorker(g uintptr) *Worker {
 func registerWorker(w *Worker) {
 	tableMu.Lock()
 	defer tableMu.Unlock()
-	slot := tableBucket(w.g)
+	if slot := tableSlot(w.g); slot.Load() == nil {
+		slot.Store(w)
+		return
+	}
 	var next []*Worker
-	if old := slot.Load(); old != nil {
-		next = append(next, *old...)
+	if o := overflow.Load(); o != nil {
+		next = append(next, *o...)
 	}
 	next = append(next, w)
-	slot.Store(&next)
+	overflow.Store(&next)
 }
 
 func unregisterWorker(w *Worker) {
 	tableMu.Lock()
 	defer tableMu.Unlock()
-	slot := tableBucket(w.g)
+	if slot := tableSlot(w.g); slot.Load() == w {
+		slot.Store(nil)
+		return
+	}
 	var next []*Worker
-	for _, o := range *slot.Load() {
+	for _, o := range *overflow.Load() {
 		if o != w {
 			next = append(next, o)
 		}
 	}
 	if len(next) == 0 {
-		slot.Store(nil)
+		overflow.Store(nil)
 		return
 	}
-	slot.Store(&next)
+	overflow.Store(&next)
 }
 
 // CurrentWorker returns the worker running the caller, or nil when the
