@@ -230,3 +230,8 @@ type Stats struct {
 func (s *Sleep) Stats() Stats {
 	return Stats{Sleeps: s.sleeps.Load(), Wakeups: s.wakeups.Load()}
 }
+
+// Looking reports whether some worker is looking for work (idle, sleepy or
+// asleep). A busy worker calls it on every fork to decide whether to
+// publish work: one atomic load.
+func (s *Sleep) Looking() bool { return s.counters.load().inactive() > 0 }
