@@ -2,6 +2,7 @@ package sleep
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -104,9 +105,18 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
 		osYield()
 		st.rounds++
 	case st.rounds == roundsUntilSleepy:
+		// Give up the P once before going to sleep. A worker is a
+		// goroutine that keeps its P while it spins, yields and even while
+		// it sleeps in the futex syscall (until sysmon retakes the P,
+		// 20 us to 10 ms later). Any goroutine readied on this P meanwhile
+		// (the caller whose result this worker just delivered, a timer)
+		// would wait that long. Gosched hands the P and its run queue to
+		// another thread now; on a locked thread it costs this worker a
+		// thread hand-off, paid once per trip to sleep, when it has been
+		// idle for the whole spin and yield phase anyway.
+		goruntime.Gosched()
 		st.jec = s.counters.markSleepy()
 		st.rounds++
-		osYield()
 	default:
 		s.sleep(st, latch, hasInjected)
 	}
