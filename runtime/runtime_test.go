@@ -1,0 +1,122 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCurrentGIsPerGoroutineAndStable(t *testing.T) {
+	const n = 16
+	ids := make([]uintptr, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start // all alive at once, so their identities must differ
+			ids[i] = currentG()
+			grow(64) // a stack copy must not change the identity
+			assert.Equal(t, ids[i], currentG())
+		}()
+	}
+	close(start)
+	wg.Wait()
+	seen := map[uintptr]bool{}
+	for _, id := range ids {
+		assert.NotZero(t, id)
+		assert.False(t, seen[id], "two live goroutines share identity %#x", id)
+		seen[id] = true
+	}
+}
+
+// grow recurses with a large frame to force the goroutine's stack to be
+// copied.
+func grow(depth int) byte {
+	var pad [2048]byte
+	pad[depth] = byte(depth)
+	if depth == 0 {
+		return pad[0]
+	}
+	return grow(depth-1) + pad[depth]
+}
+
+func TestWorkerTableCollisions(t *testing.T) {
+	// Identities chosen to land in the same slot: the table must keep all.
+	base := uintptr(0x1000)
+	var ws []*Worker
+	for range 5 {
+		g := base
+		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
+			g += 8
+		}
+		w := &Worker{g: g}
+		ws = append(ws, w)
+		registerWorker(w)
+	}
+	for _, w := range ws {
+		assert.Same(t, w, lookupWorker(w.g))
+	}
+	assert.Nil(t, lookupWorker(base+1))
+	for i, w := range ws {
+		unregisterWorker(w)
+		assert.Nil(t, lookupWorker(w.g))
+		for _, other := range ws[i+1:] {
+			assert.Same(t, other, lookupWorker(other.g))
+		}
+	}
+	assert.Nil(t, overflow.Load())
+}
+
+func contains(ws []*Worker, g uintptr) bool {
+	for _, w := range ws {
+		if w.g == g {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPublicationModes(t *testing.T) {
+	for _, eager := range []bool{false, true} {
+		r, err := NewRegistry(Config{Workers: 2, EagerPublish: eager})
+		require.NoError(t, err)
+		var sum int
+		r.Run("test", func() { sum = joinSum(CurrentWorker(), 0, 1<<14) })
+		assert.Equal(t, (1<<14)*(1<<14-1)/2, sum, "eager=%v", eager)
+		var spawned atomic.Int64
+		r.Scope("test", func(s *Scope) {
+			for range 1000 {
+				s.Spawn(func(*Scope) { spawned.Add(1) })
+			}
+		})
+		assert.EqualValues(t, 1000, spawned.Load())
+		require.NoError(t, r.Close())
+		for _, w := range r.workers {
+			assert.Empty(t, w.private[w.privHead:], "no private job left behind")
+			assert.Zero(t, w.deque.Len(), "no public job left behind")
+			assert.Zero(t, w.depth, "frames balanced")
+		}
+	}
+}
+
+func joinSum(w *Worker, lo, hi int) int {
+	if hi-lo == 1 {
+		return lo
+	}
+	mid := (lo + hi) / 2
+	var a, b int
+	w.Join(func() { a = joinSum(w, lo, mid) }, func() { b = joinSum(CurrentWorker(), mid, hi) })
+	return a + b
+}
+
+func TestNewRegistryRejectsBadWorkerCounts(t *testing.T) {
+	for _, n := range []int{-1, 0, MaxWorkers + 1} {
+		_, err := NewRegistry(Config{Workers: n})
+		assert.Error(t, err, "workers=%d", n)
+	}
+}
