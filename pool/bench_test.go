@@ -128,3 +128,23 @@ func BenchmarkWorkerIndex(b *testing.B) {
 		})
 	})
 }
+
+// BenchmarkIdlePoolCPU reports the CPU time a pool of 2 workers uses while
+// it has nothing to do, as a percentage of one core, measured over 1 s
+// after the workers have had 100 ms to fall asleep.
+func BenchmarkIdlePoolCPU(b *testing.B) {
+	for b.Loop() {
+		p, err := pool.New(pool.WithWorkers(2))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Run(func() {}) // wake them once
+		time.Sleep(100 * time.Millisecond)
+		before := processCPU()
+		start := time.Now()
+		time.Sleep(time.Second)
+		used := processCPU() - before
+		b.ReportMetric(100*float64(used)/float64(time.Since(start)), "cpu-%")
+		p.Close()
+	}
+}
