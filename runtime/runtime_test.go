@@ -120,3 +120,19 @@ func TestNewRegistryRejectsBadWorkerCounts(t *testing.T) {
 		assert.Error(t, err, "workers=%d", n)
 	}
 }
+
+func TestGoroutineIDFallback(t *testing.T) {
+	ids := make(chan uintptr, 2)
+	for range 2 {
+		go func() {
+			id := goroutineID()
+			grow(16)
+			assert.Equal(t, id, goroutineID())
+			ids <- id
+		}()
+	}
+	a, b := <-ids, <-ids
+	assert.NotZero(t, a)
+	assert.NotEqual(t, a, b)
+	assert.NotEqual(t, goroutineID(), a)
+}
