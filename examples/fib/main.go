@@ -15,8 +15,6 @@ import (
 	"runtime"
 	"time"
 
-	"go.uber.org/automaxprocs/maxprocs"
-
 	"github.com/spindle-go/spindle/bench"
 	"github.com/spindle-go/spindle/pool"
 )
@@ -26,23 +24,9 @@ import (
 const maxN = 50
 
 func main() {
-	// GOMAXPROCS is sized here, in the command, and nowhere in spindle: a
-	// library must not change a process-wide setting behind its user's
-	// back, a program may. automaxprocs lowers GOMAXPROCS to the container's
-	// CPU quota, if any, and logs what it decided, which we print so a
-	// reader of the table knows how many Ps the goroutine row had. Since
-	// Go 1.25 the runtime follows the cgroup quota by itself, and keeps
-	// following it as it changes; any explicit runtime.GOMAXPROCS call,
-	// automaxprocs' included, turns those automatic updates off. For a
-	// benchmark that runs for seconds a value fixed at start is what we
-	// want anyway: the table reports one number for the whole run. Without
-	// a quota, or with $GOMAXPROCS set, automaxprocs changes nothing.
-	var procsNote string
-	if _, err := maxprocs.Set(maxprocs.Logger(func(format string, args ...any) {
-		procsNote = fmt.Sprintf(format, args...)
-	})); err != nil {
-		procsNote = "maxprocs: " + err.Error()
-	}
+	// GOMAXPROCS is sized here, in the command, never in spindle itself:
+	// see bench.SizeGOMAXPROCS for why and how.
+	procsNote := bench.SizeGOMAXPROCS()
 
 	n := flag.Int("n", 32, fmt.Sprintf("compute fib(n), 0 <= n <= %d", maxN))
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "time spindle pools of 1 to this many workers")
