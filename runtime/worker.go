@@ -61,35 +61,24 @@ func (w *Worker) Leave() { w.depth-- }
 //
 // Lazy publication. A job is first pushed on the worker's private stack,
 // which only this goroutine touches: plain memory operations, no barrier.
-// It moves to the public Chase-Lev deque, where thieves can take it, only
-// when some worker is looking for work (idle, sleepy or asleep: one load
-// of the sleep counters) and the public deque is empty; then the oldest
-// private job (the largest piece of work) is published. Every public job
-// is older than every private one, so thieves still take the oldest work
-// first. In recursive code where every worker is busy, forks then cost no
-// atomic read-modify-write or full barrier at all, which is what brings a
-// fork down to a few nanoseconds (Go's atomic stores are XCHG on amd64,
-// about 8 ns each on the test machine, and Chase-Lev needs two per fork).
+// The worker keeps exactly one job exposed to thieves: whenever its public
+// Chase-Lev deque is empty (two plain loads), Push publishes the oldest
+// private job, the largest piece of work it holds. Every public job is
+// older than every private one, so thieves still take the oldest work
+// first, and an idle worker finds work at once unless a thief took the
+// exposed job since this worker's last Push.
 //
-// The price: a worker that becomes idle while another holds private jobs
-// gets work at that other worker's next Push, not at once. For fork-heavy
-// code that is nanoseconds; a worker in a long sequential stretch delays
-// it by that stretch. Config.EagerPublish turns this off (every job goes
-// straight to the deque, as in Rayon), for comparison.
+// In recursive code the exposed job sits at a shallow level while the
+// recursion below it forks privately, so publications are rare (fib(n)
+// publishes about n/2 times on one worker, against 2^n forks), and a fork
+// costs no atomic read-modify-write or full barrier. That matters in Go:
+// atomic stores are XCHG on amd64, about 8 ns each on the test machine,
+// and Chase-Lev needs two per fork (Push and Pop each store bottom).
+//
+// Config.EagerPublish turns this off (every job goes straight to the
+// deque, as in Rayon), for comparison.
 func (w *Worker) Push(j *Job) {
 	w.private = append(w.private, j)
-	if w.eagerOrLooking() {
-		w.maybePublish()
-	}
-}
-
-// eagerOrLooking reports whether Push should consider publishing.
-func (w *Worker) eagerOrLooking() bool { return w.reg.eagerPublish || w.reg.sleep.Looking() }
-
-// maybePublish publishes the oldest private job if that can help: always
-// in eager mode, otherwise only while the public deque is empty (thieves
-// that find it non-empty have something to take already).
-func (w *Worker) maybePublish() {
 	if w.reg.eagerPublish || w.deque.Len() == 0 {
 		w.publishOldest()
 	}

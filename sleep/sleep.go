@@ -242,6 +242,5 @@ func (s *Sleep) Stats() Stats {
 }
 
 // Looking reports whether some worker is looking for work (idle, sleepy or
-// asleep). A busy worker calls it on every fork to decide whether to
-// publish work: one atomic load.
+// asleep): one atomic load.
 func (s *Sleep) Looking() bool { return s.counters.load().inactive() > 0 }
