@@ -49,10 +49,7 @@ func (fr *callFrame[A, R]) catchCall(x A) (r R, pe *runtime.PanicError) {
 // If either call panics, Call re-panics with the first panic (f(x)'s when
 // both do) as a *pool.PanicError, after both calls have finished.
 func Call[A, R any](f func(A) R, x, y A) (rx, ry R) {
-	if f == nil {
-		panic("forkjoin.Call: nil function")
-	}
-	return fork(f, nil, x, y)
+	return fork(f, nil, x, y) // small enough to inline: fork checks f
 }
 
 // Do calls f(x) and f(y), possibly in parallel, like Call without results.
@@ -66,6 +63,9 @@ func Do[A any](f func(A), x, y A) {
 
 // fork is Call and Do: exactly one of f and proc is set.
 func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
+	if f == nil && proc == nil {
+		panic("forkjoin.Call: nil function") // Do checks its own
+	}
 	w := runtime.CurrentWorker()
 	if w == nil {
 		return forkOffPool(f, proc, x, y)
