@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -152,4 +153,25 @@ func TestDefaultPanicHandlerCrashes(t *testing.T) {
 	assert.Equal(t, 2, exit.ExitCode())
 	assert.Contains(t, string(out), "detached boom")
 	assert.Contains(t, string(out), "TestDefaultPanicHandlerCrashes.func")
+}
+
+// TestGoexitInTaskCrashesLoudly: a task that calls runtime.Goexit (as
+// t.FailNow does) ends its worker's goroutine with jobs half done; the
+// program must die with a message saying so, not hang.
+func TestGoexitInTaskCrashesLoudly(t *testing.T) {
+	if os.Getenv("SPINDLE_GOEXIT_CHILD") == "1" {
+		p, err := pool.New(pool.WithWorkers(1))
+		if err != nil {
+			os.Exit(3)
+		}
+		go p.Run(func() { runtime.Goexit() })
+		time.Sleep(10 * time.Second)
+		os.Exit(0) // not reached
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGoexitInTaskCrashesLoudly$")
+	cmd.Env = append(os.Environ(), "SPINDLE_GOEXIT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "child did not crash; output:\n%s", out)
+	assert.Contains(t, string(out), "runtime.Goexit")
 }

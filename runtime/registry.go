@@ -100,10 +100,27 @@ func (w *Worker) start(cpu int, started *sync.WaitGroup) {
 	w.g = currentG()
 	registerWorker(w)
 	started.Done()
+	returned := false
+	defer func() {
+		if !returned {
+			// Only runtime.Goexit ends a worker early: tasks catch their
+			// panics. The jobs this worker was running can never finish,
+			// and their callers would wait forever; crash loudly instead,
+			// like an unrecovered panic in a goroutine.
+			unregisterWorker(w)
+			go panic(ErrTaskGoexit)
+		}
+	}()
 	w.mainLoop()
+	returned = true
 	unregisterWorker(w)
 	w.reg.stopped.Done()
 }
+
+// ErrTaskGoexit is the panic that crashes the program when a task calls
+// runtime.Goexit (directly, or through testing.T.FailNow, t.Fatal,
+// t.SkipNow): it would end the worker's thread with jobs half done.
+var ErrTaskGoexit = errors.New("spindle: a task called runtime.Goexit (t.FailNow, t.Fatal or t.SkipNow in a task?); tasks must return or panic")
 
 // SetOwner records the value that wraps r, for Owner.
 func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
