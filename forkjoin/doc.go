@@ -13,9 +13,9 @@
 // everything it started, including work it ran while waiting for a thief),
 // so the records form a stack, and once a worker has been to a depth with
 // the same argument and result types, a fork costs a push and a pop on its
-// private stack of jobs (runtime.Worker.Push) and no allocation. The records live on the heap, never on a
-// goroutine stack: Go moves stacks when they grow, and a thief would run a
-// stale copy. Do is Call without results, and Join keeps a record of its
+// private stack of jobs (runtime.Worker.Push) and no allocation. The
+// records live on the heap, never on a goroutine stack: Go moves stacks
+// when they grow, and a thief would run a stale copy. Do is Call without results, and Join keeps a record of its
 // own for fb and its result, so that its two functions may return
 // different types.
 //
