@@ -80,13 +80,39 @@ type wakeBench struct {
 	stop  atomic.Bool
 	tid   chan int
 	seen  chan int64 // latency of each observed post
+	// With busy set, the worker reports latencies in last instead, and
+	// the poster spins on it: a poster that stays busy after posting,
+	// like a worker that forks and goes on with the other half.
+	busy bool
+	last atomic.Int64
 }
 
-func newWakeBench() *wakeBench {
-	return &wakeBench{s: New(1), tid: make(chan int, 1), seen: make(chan int64)}
+func newWakeBench(busy bool) *wakeBench {
+	return &wakeBench{s: New(1), tid: make(chan int, 1), seen: make(chan int64), busy: busy}
+}
+
+func (w *wakeBench) report(lat int64) {
+	if w.busy {
+		w.last.Store(lat)
+	} else {
+		w.seen <- lat
+	}
+}
+
+// result waits for the worker's report of a post.
+func (w *wakeBench) result() int64 {
+	if !w.busy {
+		return <-w.seen
+	}
+	for {
+		if lat := w.last.Swap(0); lat != 0 {
+			return lat
+		}
+	}
 }
 
 func (w *wakeBench) run() {
+	defer close(w.seen)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	w.tid <- gettid()
@@ -95,14 +121,14 @@ func (w *wakeBench) run() {
 		for {
 			if t := w.job.Swap(0); t != 0 {
 				w.s.WorkFound()
-				w.seen <- nowNS() - t
+				w.report(nowNS() - t)
 				break
 			}
 			if w.latch.Probe() {
 				w.s.WorkFound()
 				lat := nowNS() - w.setAt.Load()
 				w.latch.Reset()
-				w.seen <- lat
+				w.report(lat)
 				break
 			}
 			w.s.NoWorkFound(&st, &w.latch, noInjected)
@@ -122,12 +148,17 @@ func (w *wakeBench) close() {
 	if w.latch.Set() {
 		w.s.WakeWorker(0)
 	}
-	<-w.seen
+	for range w.seen {
+		// The worker may report the latch before it sees stop.
+	}
 }
 
 // BenchmarkWakeLatency measures how long a worker asleep in the protocol
 // takes to see a job posted (NewInternalJobs) or its latch set (Set, then
-// WakeWorker): the time from the post to the worker running again.
+// WakeWorker): the time from the post to the worker running again. The
+// poster either blocks right after posting (waiting on a channel for the
+// worker's report, its P free) or stays busy (busy-poster: it spins on an
+// atomic, keeping its P), as a worker that forks and goes on working does.
 func BenchmarkWakeLatency(b *testing.B) {
 	posts := []struct {
 		name string
@@ -144,20 +175,26 @@ func BenchmarkWakeLatency(b *testing.B) {
 			}
 		}},
 	}
-	for _, p := range posts {
-		b.Run(fmt.Sprintf("%s/%s", Backend, p.name), func(b *testing.B) {
-			w := newWakeBench()
-			go w.run()
-			tid := <-w.tid
-			samples := make([]int64, 0, b.N)
-			for b.Loop() {
-				w.waitAsleep(tid)
-				p.post(w)
-				samples = append(samples, <-w.seen)
+	for _, busy := range []bool{false, true} {
+		for _, p := range posts {
+			name := fmt.Sprintf("%s/%s", Backend, p.name)
+			if busy {
+				name += "/busy-poster"
 			}
-			w.close()
-			reportLatencies(b, samples)
-		})
+			b.Run(name, func(b *testing.B) {
+				w := newWakeBench(busy)
+				go w.run()
+				tid := <-w.tid
+				samples := make([]int64, 0, b.N)
+				for b.Loop() {
+					w.waitAsleep(tid)
+					p.post(w)
+					samples = append(samples, w.result())
+				}
+				w.close()
+				reportLatencies(b, samples)
+			})
+		}
 	}
 }
 

@@ -65,10 +65,9 @@ func starvation(b *testing.B, mode string, procs, sleepers int) {
 	// hook runs in worker 0 right before it blocks (holding its sleep
 	// mutex).
 	hook := func() bool {
-		if !armed.Load() {
+		if mode == "ready-at-idle" || !armed.CompareAndSwap(true, false) {
 			return false
 		}
-		armed.Store(false)
 		switch mode {
 		case "ready":
 			// The receiver is waiting (see the handshake below), so
