@@ -13,6 +13,11 @@ type runJob struct {
 func (j *runJob) Run() {
 	j.panic = Catch(j.fn)
 	if done := j.done; done != nil {
+		// The caller, an ordinary goroutine, is readied on this worker's
+		// P; see Worker.handOffP.
+		if w := CurrentWorker(); w != nil {
+			w.readiedCaller = true
+		}
 		close(done)
 		return
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/deque"
@@ -31,6 +32,10 @@ type Worker struct {
 	depth  int
 
 	terminate Latch // set by Close; the worker's main loop waits on it
+
+	// readiedCaller is set when the job just run readied a goroutine
+	// waiting outside the pool (see handOffP).
+	readiedCaller bool
 
 	steals   atomic.Uint64
 	executed atomic.Uint64
@@ -175,12 +180,31 @@ func (w *Worker) WaitUntil(l *Latch) {
 		if j := w.findWork(); j != nil {
 			s.WorkFound()
 			w.execute(j)
+			w.handOffP()
 			idle = s.StartLooking(w.index)
 			continue
 		}
 		s.NoWorkFound(&idle, &l.core, w.reg.injector.nonEmpty)
 	}
 	s.WorkFound()
+}
+
+// handOffP lets a goroutine that the job just run readied (the caller of
+// Registry.Run from outside the pool, waiting for its result) run at once
+// when this worker has nothing else to do. The Go scheduler queued that
+// goroutine on this worker's P, which the worker keeps while it spins for
+// work (tens of microseconds) and, when every P is taken by a worker, that
+// is where the goroutine would wait. Gosched hands the P and its queue to
+// another thread; on a locked thread it costs this worker a thread
+// hand-off, which it can afford as it has no work.
+func (w *Worker) handOffP() {
+	if !w.readiedCaller {
+		return
+	}
+	w.readiedCaller = false
+	if len(w.private) == w.privHead && w.deque.Len() == 0 {
+		goruntime.Gosched()
+	}
 }
 
 // findWork looks for a job in the order that keeps work local and old work
