@@ -165,3 +165,22 @@ func TestCloseLeavesNoGoroutineOrThread(t *testing.T) {
 		assert.GreaterOrEqual(t, n, 20)
 	})
 }
+
+// TestSpawnerBlocksOnItsSpawn: a task spawns several tasks, then blocks
+// until the last one runs. The others must be able to take every spawned
+// task while the spawner's thread is blocked.
+func TestSpawnerBlocksOnItsSpawn(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		for range 50 {
+			done := make(chan struct{})
+			p.Scope(func(s *pool.Scope) {
+				for range 3 {
+					s.Spawn(func(*pool.Scope) { time.Sleep(10 * time.Microsecond) })
+				}
+				s.Spawn(func(*pool.Scope) { close(done) })
+				<-done // blocks this worker's thread
+			})
+		}
+	})
+}

@@ -97,7 +97,7 @@ func (r *Registry) Spawn(call string, f func()) {
 	j := &spawnJob{fn: f, reg: r}
 	j.job.Init(j, nil)
 	if w != nil && w.reg == r {
-		w.Push(&j.job)
+		w.pushPublic(&j.job)
 		return
 	}
 	r.inject(&j.job)

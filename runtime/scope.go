@@ -43,7 +43,7 @@ func (s *Scope) Spawn(f func(s *Scope)) {
 	j := &scopeJob{fn: f, scope: s}
 	j.job.Init(j, nil)
 	if w := CurrentWorker(); w != nil && w.reg == s.reg {
-		w.Push(&j.job)
+		w.pushPublic(&j.job)
 		return
 	}
 	// A task spawned from outside the scope's registry (a goroutine the body

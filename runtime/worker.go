@@ -68,10 +68,15 @@ func (w *Worker) Leave() { w.depth-- }
 // which only this goroutine touches: plain memory operations, no barrier.
 // The worker keeps exactly one job exposed to thieves: whenever its public
 // Chase-Lev deque is empty (two plain loads), Push publishes the oldest
-// private job, the largest piece of work it holds. Every public job is
-// older than every private one, so thieves still take the oldest work
-// first, and an idle worker finds work at once unless a thief took the
-// exposed job since this worker's last Push.
+// private job, the largest piece of work it holds. Every job published
+// this way is older than every private one, so thieves still take the
+// oldest work first, and an idle worker finds work at once unless a thief
+// took the exposed job since this worker's last Push.
+//
+// A worker that blocks (on a channel, a mutex, I/O) inside a task cannot
+// publish: its private jobs stay invisible until it resumes. Spawned tasks
+// are therefore always published (pushPublic); for joins, a task must not
+// block on something only its own forked work would release.
 //
 // In recursive code the exposed job sits at a shallow level while the
 // recursion below it forks privately, so publications are rare (fib(n)
@@ -89,8 +94,7 @@ func (w *Worker) Push(j *Job) {
 	}
 }
 
-// publishOldest moves the oldest private job to the public deque and
-// announces it to idle workers (one atomic load while none is sleepy).
+// publishOldest moves the oldest private job to the public deque.
 func (w *Worker) publishOldest() {
 	j := w.private[w.privHead]
 	w.private[w.privHead] = nil
@@ -98,6 +102,21 @@ func (w *Worker) publishOldest() {
 	if w.privHead == len(w.private) {
 		w.private, w.privHead = w.private[:0], 0
 	}
+	w.pushPublic(j)
+}
+
+// pushPublic puts j on the public deque at once and announces it to idle
+// workers (one atomic load while none is sleepy).
+//
+// Spawned tasks (Scope.Spawn, Registry.Spawn) come here directly instead
+// of going through the private stack: a spawning task often goes on to
+// wait for what it spawned (a channel, a WaitGroup), and a worker blocked
+// that way cannot publish anything, so a spawned task kept private could
+// wait for the worker that waits for it. The barrier costs little next to
+// a spawn's allocation. Jobs published this way may be newer than private
+// ones; TakeBack only relies on a published join job being older than
+// every private job, which publishOldest still guarantees.
+func (w *Worker) pushPublic(j *Job) {
 	wasEmpty := w.deque.Len() == 0
 	w.deque.Push(j)
 	w.reg.sleep.NewInternalJobs(1, wasEmpty)
