@@ -1,0 +1,87 @@
+package pool
+
+import "github.com/spindle-go/spindle/runtime"
+
+// Future is the result of a task started with Submit: Wait for it, select
+// on Done, or poll with TryGet. Any number of goroutines and workers may
+// wait on one future, at the same time or later; each gets the same
+// result. Futures come from Submit only; the zero value is not usable.
+type Future[T any] struct{ t futureTask[T] }
+
+// futureTask is Future's content: the runtime's untyped record (job,
+// completion state, waiters), the function, and its result. Its Compute
+// method is what the runtime calls; it lives on this unexported type so
+// that it is not part of Future's API.
+type futureTask[T any] struct {
+	rec runtime.Future
+	fn  func() T // nil once run
+	val T
+}
+
+func (t *futureTask[T]) Compute() {
+	t.val = t.fn()
+	t.fn = nil // the future may outlive the closure's use
+}
+
+// Submit starts f on p and returns its future at once. The task is
+// detached, like Spawn's: Close waits for it, so a future submitted before
+// Close returned is done by then and Wait returns its result.
+//
+// From one of p's workers the task is pushed on that worker's deque (and
+// is always visible to thieves); from anywhere else, a worker of another
+// pool included, it goes to p's injector. A panic in f is kept in the
+// future and re-raised by Wait as a *PanicError; it never reaches the
+// pool's panic handler.
+//
+// It costs one allocation (the Future, holding the runtime's record and
+// the result) besides f's closure. On a closed pool Submit panics with an
+// error wrapping ErrClosed, unless it is called from one of p's own tasks
+// while Close waits for them (as with Spawn); a nil f panics.
+func Submit[T any](p *Pool, f func() T) *Future[T] {
+	if f == nil {
+		nilFunc("pool.Submit")
+	}
+	fut := new(Future[T])
+	fut.t.fn = f
+	p.reg.Submit("pool.Submit", &fut.t.rec, &fut.t)
+	return fut
+}
+
+// Wait returns the task's result once it has finished, or re-panics with
+// its *PanicError if it panicked (on every call).
+//
+// Called from a worker (of this pool or any other), Wait does not block
+// the thread, like Join: it runs the worker's own jobs first, newest
+// first, which is usually the awaited task itself when the caller
+// submitted it just before, then steals and takes injected work, sleeping
+// only when there is none, until the task is done. Called from any other
+// goroutine it blocks, without spinning, until the task is done.
+//
+// The rule for waiting inside tasks is Join's: a task may wait for the
+// futures it submitted itself, or that tasks it waited for submitted (a
+// tree of waits, as with fork-join). Waiting inside a task for a future
+// submitted elsewhere, a sibling's or one made outside the pool, can
+// deadlock: while it waits, the worker may take up, on the same stack, a
+// task that waits for the first one, and neither can then return. Off
+// the pool, any future may be waited for in any order.
+func (f *Future[T]) Wait() T {
+	f.t.rec.Wait()
+	return f.t.val
+}
+
+// Done returns a channel that is closed when the task has finished
+// (returned or panicked), for select. The first call on an unfinished
+// future allocates the channel. Blocking on it inside a task blocks the
+// worker's thread; inside tasks, prefer Wait.
+func (f *Future[T]) Done() <-chan struct{} { return f.t.rec.Chan() }
+
+// TryGet returns the result and true if the task has finished, or the
+// zero value and false without waiting if it has not. If the task
+// panicked, TryGet re-panics with its *PanicError, as Wait would.
+func (f *Future[T]) TryGet() (T, bool) {
+	if !f.t.rec.Ready() {
+		var zero T
+		return zero, false
+	}
+	return f.Wait(), true
+}

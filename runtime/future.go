@@ -1,0 +1,200 @@
+package runtime
+
+import "sync/atomic"
+
+// FutureBody is the work of a submitted task: Compute runs it and stores
+// its result where the future's owner reads it once the future is done.
+// Implement it on a pointer type, so that storing it in a Future does not
+// allocate.
+type FutureBody interface{ Compute() }
+
+// Future is the untyped record of a task submitted with Registry.Submit:
+// the task's job, its completion state, its panic and whoever waits for
+// it. package pool's Future[T] embeds one beside the typed result, so a
+// submission allocates one record (80 bytes with an int64 result). The
+// zero value is ready for Submit; a Future is submitted once.
+//
+// # Completion and waiters
+//
+// waiters is the whole state, one word: nil while the task is pending and
+// nobody waits, futureDoneMark once it has finished, and otherwise a
+// lock-free stack of the waiters to wake. A waiter pushes itself with a
+// CAS that fails if the word became futureDoneMark, and the completing
+// worker swaps futureDoneMark in and wakes every waiter of the list it got
+// back: each waiter is either in that list or saw the mark, never neither.
+// Completion with nobody waiting costs that one swap.
+//
+//   - A worker (of this registry or another) pushes a futureWaiter with a
+//     Latch it owns, and runs other work in Worker.WaitUntil until the
+//     latch is set. Several workers may wait on one future: each has its
+//     own latch, as a Latch wakes only its owner.
+//   - Any other goroutine, and Done for select, use one channel per
+//     future, in a waiter of its own that the first of them pushes and the
+//     completer closes.
+//
+// The result and panic are written before the swap and read after seeing
+// the mark, a latch set or the channel closed, each ordered after it.
+type Future struct {
+	job     Job
+	body    FutureBody // nil once run
+	waiters atomic.Pointer[futureWaiter]
+	panic   *PanicError // the task's panic; written before done
+}
+
+// futureWaiter is one waiter on a future: a worker's latch, or the
+// future's channel (ch non-nil). Waiters are never reused and never change
+// once pushed, so anyone may walk a list it loaded.
+type futureWaiter struct {
+	latch Latch
+	ch    chan struct{}
+	next  *futureWaiter
+}
+
+// futureDoneMark is the waiters word of a finished future.
+var futureDoneMark = new(futureWaiter)
+
+// closedChan is what Chan returns for a future already done.
+var closedChan = func() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
+
+// Submit runs body on r and records its completion in f: the task is
+// detached like Spawn's (Close waits for it), but its panic belongs to f,
+// not to the panic handler. From a worker of r it is published on that
+// worker's deque (always on the public end, see pushPublic: the submitter
+// may block on f's channel); from anywhere else it goes to the injector,
+// and a closed registry panics with ErrClosed (call names the public
+// function). Like Spawn, r's own tasks may submit while Close drains.
+func (r *Registry) Submit(call string, f *Future, body FutureBody) {
+	w := CurrentWorker()
+	own := w != nil && w.reg == r
+	if own {
+		r.active.Add(1)
+	} else {
+		r.enter(call)
+	}
+	f.body = body
+	f.job.Init(f, nil)
+	if own {
+		w.pushPublic(&f.job)
+		return
+	}
+	r.inject(&f.job)
+}
+
+// Run is the task's execution by a worker of the registry it was
+// submitted to. It is the job's Runner; nothing else calls it.
+func (f *Future) Run() {
+	f.panic = catchCompute(f.body)
+	f.body = nil // let the GC have the closure; f may live on
+	w := CurrentWorker()
+	f.complete(w)
+	// After complete: an off-pool waiter that returns after Close has
+	// returned must find the result, and Close waits for this leave.
+	w.reg.leave()
+}
+
+// catchCompute runs b.Compute and returns its panic, without the closure
+// Catch would need.
+func catchCompute(b FutureBody) (pe *PanicError) {
+	defer Recover(&pe)
+	b.Compute()
+	return nil
+}
+
+// complete marks f done and wakes its waiters; w runs it.
+func (f *Future) complete(w *Worker) {
+	for n := f.waiters.Swap(futureDoneMark); n != nil; n = n.next {
+		if n.ch != nil {
+			// A goroutine blocked on ch is readied on this worker's P;
+			// see Worker.handOffP.
+			w.readiedCaller = true
+			close(n.ch)
+			continue
+		}
+		n.latch.Set()
+	}
+}
+
+// push adds n to f's waiters and reports true, or reports false if f is
+// done.
+func (f *Future) push(n *futureWaiter) bool {
+	for {
+		head := f.waiters.Load()
+		if head == futureDoneMark {
+			return false
+		}
+		n.next = head
+		if f.waiters.CompareAndSwap(head, n) {
+			return true
+		}
+	}
+}
+
+// Ready reports whether the task has finished (returned or panicked).
+func (f *Future) Ready() bool { return f.waiters.Load() == futureDoneMark }
+
+// Chan returns a channel that is closed when the task has finished. The
+// first call on a future not yet done makes the channel (two allocations
+// per future: the channel and its waiter), which every later call returns.
+func (f *Future) Chan() <-chan struct{} {
+	var mine *futureWaiter
+	for {
+		head := f.waiters.Load()
+		if head == futureDoneMark {
+			return closedChan
+		}
+		for n := head; n != nil; n = n.next {
+			if n.ch != nil {
+				return n.ch
+			}
+		}
+		if mine == nil {
+			mine = &futureWaiter{ch: make(chan struct{})}
+		}
+		mine.next = head
+		if f.waiters.CompareAndSwap(head, mine) {
+			return mine.ch
+		}
+	}
+}
+
+// Wait returns when the task has finished, and re-panics with its
+// *PanicError if it panicked (every call does). A worker of any registry
+// does not block its thread: it runs its own jobs, then other work
+// (WaitUntil), until the task is done. Any other goroutine blocks on the
+// future's channel.
+func (f *Future) Wait() {
+	if !f.Ready() {
+		if w := CurrentWorker(); w != nil {
+			w.waitFuture(f)
+		} else {
+			<-f.Chan()
+		}
+	}
+	if pe := f.panic; pe != nil {
+		panic(pe)
+	}
+}
+
+// waitFuture is Wait on worker w. Like TakeBack's slow path it first runs
+// its own jobs, newest first: a task that submits and then waits usually
+// finds the submitted job on top of its deque and runs it right there,
+// with no waiter, allocation or sleep-protocol traffic. Otherwise it
+// pushes a waiter with a latch it owns and helps in WaitUntil until the
+// completer sets it.
+func (w *Worker) waitFuture(f *Future) {
+	for !f.Ready() {
+		if j := w.popOwn(); j != nil {
+			w.execute(j)
+			continue
+		}
+		n := &futureWaiter{latch: Latch{owner: w}}
+		if f.push(n) {
+			w.WaitUntil(&n.latch)
+		}
+		return
+	}
+}
