@@ -184,3 +184,33 @@ func TestSpawnerBlocksOnItsSpawn(t *testing.T) {
 		}
 	})
 }
+
+// TestIdleWorkersGetNestedForks: with three workers, the inner fork of a
+// nested join must reach the third worker even though the outer fork was
+// still exposed when it was pushed. Every leaf sleeps long enough that all
+// three overlap when they can run in parallel.
+func TestIdleWorkersGetNestedForks(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(3))
+	watchdog(t, func() {
+		var running, most atomic.Int64
+		leaf := func() {
+			n := running.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(50 * time.Millisecond)
+			running.Add(-1)
+		}
+		for range 3 {
+			p.Run(func() { p.Join(func() { p.Join(leaf, leaf) }, leaf) })
+		}
+		assert.EqualValues(t, 3, most.Load(), "the three leaves never ran at once")
+	})
+}
+
+func TestScopeSpawnAfterScopeFinishedPanics(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	var kept *pool.Scope
+	p.Scope(func(s *pool.Scope) { kept = s })
+	assert.Equal(t, "pool.Scope.Spawn: the scope has already finished",
+		recoverValue(func() { kept.Spawn(func(*pool.Scope) {}) }))
+}

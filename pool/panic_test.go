@@ -175,3 +175,37 @@ func TestGoexitInTaskCrashesLoudly(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "child did not crash; output:\n%s", out)
 	assert.Contains(t, string(out), "runtime.Goexit")
 }
+
+// TestPanickingPanicHandlerCrashes: a panic handler that panics must not
+// unwind into the task the worker happened to be helping (another caller's
+// Run); the program crashes with the handler's panic instead.
+func TestPanickingPanicHandlerCrashes(t *testing.T) {
+	if os.Getenv("SPINDLE_HANDLER_CHILD") == "1" {
+		p, err := pool.New(pool.WithWorkers(1), pool.WithPanicHandler(func(v any) { panic(v) }))
+		if err != nil {
+			os.Exit(3)
+		}
+		v := recoverValue(func() {
+			p.Run(func() {
+				p.Scope(func(s *pool.Scope) {
+					s.Spawn(func(*pool.Scope) {})
+					pool.Spawn(func() { panic("detached boom") })
+				})
+			})
+		})
+		if v != nil {
+			os.Stdout.WriteString("LEAKED INTO RUN\n")
+			os.Exit(4)
+		}
+		time.Sleep(10 * time.Second)
+		os.Exit(0) // not reached when the handler's panic crashes the process
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestPanickingPanicHandlerCrashes$")
+	cmd.Env = append(os.Environ(), "SPINDLE_HANDLER_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "child did not crash; output:\n%s", out)
+	assert.Equal(t, 2, exit.ExitCode(), "output:\n%s", out)
+	assert.Contains(t, string(out), "detached boom")
+	assert.NotContains(t, string(out), "LEAKED INTO RUN")
+}

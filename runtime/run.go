@@ -65,11 +65,16 @@ type spawnJob struct {
 	reg *Registry
 }
 
+// Run must not panic (no job's Run may: a worker runs jobs while it waits
+// inside other tasks' joins, and a panic escaping here would unwind those),
+// so a panicking handler crashes the program instead.
 func (j *spawnJob) Run() {
+	defer j.reg.leave()
 	if pe := Catch(j.fn); pe != nil {
-		j.reg.handlePanic(pe)
+		if hp := Catch(func() { j.reg.handlePanic(pe) }); hp != nil {
+			go panic(hp)
+		}
 	}
-	j.reg.leave()
 }
 
 func (r *Registry) handlePanic(pe *PanicError) {

@@ -38,8 +38,22 @@ func (s *Scope) finish(pe *PanicError) {
 
 // Spawn runs f(s) as a task of the scope, possibly in parallel with the
 // caller.
+//
+// Spawn must be called while the scope is running: from its body, from a
+// task spawned on it, or from a goroutine they wait for. A call after the
+// scope finished is a programming error and panics.
 func (s *Scope) Spawn(f func(s *Scope)) {
-	s.pending.Add(1)
+	for {
+		n := s.pending.Load()
+		if n == 0 {
+			// Nobody waits for the scope any more: the task would run
+			// unobserved, or never (the pool may be closed).
+			panic("pool.Scope.Spawn: the scope has already finished")
+		}
+		if s.pending.CompareAndSwap(n, n+1) {
+			break
+		}
+	}
 	j := &scopeJob{fn: f, scope: s}
 	j.job.Init(j, nil)
 	if w := CurrentWorker(); w != nil && w.reg == s.reg {

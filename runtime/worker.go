@@ -73,6 +73,11 @@ func (w *Worker) Leave() { w.depth-- }
 // oldest work first, and an idle worker finds work at once unless a thief
 // took the exposed job since this worker's last Push.
 //
+// Push also publishes while some worker is looking for work (one more
+// load of the sleep counters): an exposed job that was stolen is replaced
+// at once, and the oldest jobs flow to idle workers one per fork, so no
+// worker idles long next to a busy one's private jobs.
+//
 // A worker that blocks (on a channel, a mutex, I/O) inside a task cannot
 // publish: its private jobs stay invisible until it resumes. Spawned tasks
 // are therefore always published (pushPublic); for joins, a task must not
@@ -89,7 +94,7 @@ func (w *Worker) Leave() { w.depth-- }
 // deque, as in Rayon), for comparison.
 func (w *Worker) Push(j *Job) {
 	w.private = append(w.private, j)
-	if w.reg.eagerPublish || w.deque.Len() == 0 {
+	if w.reg.eagerPublish || w.deque.Len() == 0 || w.reg.sleep.Looking() {
 		w.publishOldest()
 	}
 }
