@@ -9,18 +9,24 @@ import "github.com/spindle-go/spindle/runtime"
 type Future[T any] struct{ t futureTask[T] }
 
 // futureTask is Future's content: the runtime's untyped record (job,
-// completion state, waiters), the function, and its result. Its Compute
-// method is what the runtime calls; it lives on this unexported type so
-// that it is not part of Future's API.
+// completion state, waiters), the function, and its result. It is the
+// job's Runner; its Run method lives on this unexported type so that it is
+// not part of Future's API.
 type futureTask[T any] struct {
 	rec runtime.Future
 	fn  func() T // nil once run
 	val T
 }
 
-func (t *futureTask[T]) Compute() {
-	t.val = t.fn()
+func (t *futureTask[T]) Run() { t.rec.Complete(t.compute()) }
+
+// compute runs fn and stores its result, or returns its panic.
+func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
+	defer runtime.Recover(&pe)
+	fn := t.fn
 	t.fn = nil // the future may outlive the closure's use
+	t.val = fn()
+	return nil
 }
 
 // Submit starts f on p and returns its future at once. The task is
@@ -33,10 +39,11 @@ func (t *futureTask[T]) Compute() {
 // future and re-raised by Wait as a *PanicError; it never reaches the
 // pool's panic handler.
 //
-// It costs one allocation (the Future, holding the runtime's record and
-// the result) besides f's closure. On a closed pool Submit panics with an
-// error wrapping ErrClosed, unless it is called from one of p's own tasks
-// while Close waits for them (as with Spawn); a nil f panics.
+// It costs one allocation besides f's closure: the Future, which holds
+// the runtime's record, f and the result (64 bytes for an int64). On a
+// closed pool Submit panics with an error wrapping ErrClosed, unless it is
+// called from one of p's own tasks while Close waits for them (as with
+// Spawn); a nil f panics.
 func Submit[T any](p *Pool, f func() T) *Future[T] {
 	if f == nil {
 		nilFunc("pool.Submit")

@@ -2,17 +2,12 @@ package runtime
 
 import "sync/atomic"
 
-// FutureBody is the work of a submitted task: Compute runs it and stores
-// its result where the future's owner reads it once the future is done.
-// Implement it on a pointer type, so that storing it in a Future does not
-// allocate.
-type FutureBody interface{ Compute() }
-
 // Future is the untyped record of a task submitted with Registry.Submit:
 // the task's job, its completion state, its panic and whoever waits for
-// it. package pool's Future[T] embeds one beside the typed result, so a
-// submission allocates one record (80 bytes with an int64 result). The
-// zero value is ready for Submit; a Future is submitted once.
+// it. package pool's Future[T] embeds one beside the function and the
+// typed result, and is the job's Runner, so a submission allocates one
+// record (64 bytes with an int64 result). The zero value is ready for
+// Submit; a Future is submitted once.
 //
 // # Completion and waiters
 //
@@ -36,7 +31,6 @@ type FutureBody interface{ Compute() }
 // the mark, a latch set or the channel closed, each ordered after it.
 type Future struct {
 	job     Job
-	body    FutureBody // nil once run
 	waiters atomic.Pointer[futureWaiter]
 	panic   *PanicError // the task's panic; written before done
 }
@@ -60,14 +54,16 @@ var closedChan = func() chan struct{} {
 	return c
 }()
 
-// Submit runs body on r and records its completion in f: the task is
-// detached like Spawn's (Close waits for it), but its panic belongs to f,
-// not to the panic handler. From a worker of r it is published on that
-// worker's deque (always on the public end, see pushPublic: the submitter
-// may block on f's channel); from anywhere else it goes to the injector,
-// and a closed registry panics with ErrClosed (call names the public
-// function). Like Spawn, r's own tasks may submit while Close drains.
-func (r *Registry) Submit(call string, f *Future, body FutureBody) {
+// Submit runs task on r, its completion to be recorded in f: task is the
+// record that embeds f, and its Run must do the work, catching any panic,
+// and end with f.Complete. The task is detached like Spawn's (Close waits
+// for it), but its panic belongs to f, not to the panic handler. From a
+// worker of r it is published on that worker's deque (always on the
+// public end, see pushPublic: the submitter may block on f's channel);
+// from anywhere else it goes to the injector, and a closed registry panics
+// with ErrClosed (call names the public function). Like Spawn, r's own
+// tasks may submit while Close drains.
+func (r *Registry) Submit(call string, f *Future, task Runner) {
 	w := CurrentWorker()
 	own := w != nil && w.reg == r
 	if own {
@@ -75,8 +71,7 @@ func (r *Registry) Submit(call string, f *Future, body FutureBody) {
 	} else {
 		r.enter(call)
 	}
-	f.body = body
-	f.job.Init(f, nil)
+	f.job.Init(task, nil)
 	if own {
 		w.pushPublic(&f.job)
 		return
@@ -84,24 +79,17 @@ func (r *Registry) Submit(call string, f *Future, body FutureBody) {
 	r.inject(&f.job)
 }
 
-// Run is the task's execution by a worker of the registry it was
-// submitted to. It is the job's Runner; nothing else calls it.
-func (f *Future) Run() {
-	f.panic = catchCompute(f.body)
-	f.body = nil // let the GC have the closure; f may live on
-	w := CurrentWorker()
+// Complete ends the task's Run, on the worker that ran it: it records pe,
+// the task's panic or nil, marks f done, wakes its waiters, and lets Close
+// go on. The task's result must be stored before; f may not be touched by
+// the task after.
+func (f *Future) Complete(pe *PanicError) {
+	f.panic = pe
+	w := CurrentWorker() // Run runs on a worker of the registry of Submit
 	f.complete(w)
 	// After complete: an off-pool waiter that returns after Close has
 	// returned must find the result, and Close waits for this leave.
 	w.reg.leave()
-}
-
-// catchCompute runs b.Compute and returns its panic, without the closure
-// Catch would need.
-func catchCompute(b FutureBody) (pe *PanicError) {
-	defer Recover(&pe)
-	b.Compute()
-	return nil
 }
 
 // complete marks f done and wakes its waiters; w runs it.

@@ -10,10 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// funcBody is a FutureBody running a closure.
-type funcBody struct{ fn func() }
+// testTask is a submitted task running a closure, as pool.Future is one
+// running a typed function.
+type testTask struct {
+	f  Future
+	fn func()
+}
 
-func (b *funcBody) Compute() { b.fn() }
+func (t *testTask) Run() { t.f.Complete(Catch(t.fn)) }
 
 // TestFutureWaitersRaceCompletion races every kind of waiter against the
 // completion: workers registering latches (from a Run of their own pool's
@@ -34,13 +38,13 @@ func TestFutureWaitersRaceCompletion(t *testing.T) {
 	go func() {
 		defer close(finished)
 		for i := range 1000 {
-			var f Future
 			var result atomic.Int64
 			start := make(chan struct{})
-			body := &funcBody{fn: func() {
+			task := &testTask{fn: func() {
 				<-start
 				result.Store(int64(i))
 			}}
+			f := &task.f
 			var seen atomic.Int64
 			check := func() {
 				if result.Load() == int64(i) {
@@ -53,7 +57,7 @@ func TestFutureWaitersRaceCompletion(t *testing.T) {
 			wg.Go(func() { r.Run("test", func() { f.Wait(); check() }) })          // r's worker
 			wg.Go(func() { other.Run("test", func() { f.Wait(); check() }) })      // another pool's worker
 			wg.Go(func() { r.Run("test", func() { <-start; f.Wait(); check() }) }) // races completion
-			r.Submit("test", &f, body)
+			r.Submit("test", f, task)
 			close(start)
 			wg.Wait()
 			if seen.Load() != 5 {
@@ -80,10 +84,12 @@ func TestFutureOwnJobRunsWithoutRegistering(t *testing.T) {
 	r, err := NewRegistry(Config{Workers: 1})
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, r.Close()) }()
-	var f Future
 	var during *futureWaiter
+	task := &testTask{}
+	f := &task.f
+	task.fn = func() { during = f.waiters.Load() }
 	r.Run("test", func() {
-		r.Submit("test", &f, &funcBody{fn: func() { during = f.waiters.Load() }})
+		r.Submit("test", f, task)
 		f.Wait()
 	})
 	assert.Nil(t, during, "a waiter was pushed before the task ran")
@@ -97,8 +103,9 @@ func TestFuturePanicIsKept(t *testing.T) {
 	r, err := NewRegistry(Config{Workers: 1, PanicHandler: func(any) { handled.Add(1) }})
 	require.NoError(t, err)
 	defer func() { assert.NoError(t, r.Close()) }()
-	var f Future
-	r.Submit("test", &f, &funcBody{fn: func() { panic("boom") }})
+	task := &testTask{fn: func() { panic("boom") }}
+	f := &task.f
+	r.Submit("test", f, task)
 	first := Catch(f.Wait)
 	require.NotNil(t, first)
 	assert.Equal(t, "boom", first.Value)
