@@ -1,0 +1,30 @@
+package pool
+
+import "github.com/spindle-go/spindle/runtime"
+
+// Block runs f, which blocks (waits on a channel, a lock, I/O, a timer),
+// without freezing the pool: called from a worker, f runs on a goroutine
+// of its own while the worker keeps running other tasks until f returns.
+// Called from any other goroutine, Block simply calls f.
+//
+// The rule for users: a task that may block on something another task of
+// the pool must do first (a channel send, a WaitGroup, a lock held by a
+// task) must block inside Block. Without it the worker's thread waits, and
+// when every worker waits that way, the task that would release them sits
+// in a queue forever. Blocking on things outside the pool (I/O, a mutex
+// held briefly by another goroutine) is safe without Block but costs the
+// pool a worker meanwhile; Block gives that worker back.
+//
+// f does not run on a worker: WorkerIndex() is -1 inside f and fork-join
+// calls made by f go to Default(). A panic in f is re-raised by Block as a
+// *PanicError once f has returned.
+func Block(f func()) {
+	if f == nil {
+		nilFunc("pool.Block")
+	}
+	if w := runtime.CurrentWorker(); w != nil {
+		w.Block(f)
+		return
+	}
+	f()
+}
