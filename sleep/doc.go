@@ -250,8 +250,11 @@
 // no other P is idle, which is the normal state of a pool with one worker
 // per P. The Gosched before sleeping drains the P's run queue just before
 // that window; what remains exposed is what is queued on the P in the last
-// microseconds before the futex call. The channel parker never holds a P
-// but makes every wake-up from a busy worker cost ~70 µs, which would
-// hurt every join; it stays as the portable fallback (non-Linux, or the
+// microseconds before the futex call. The engine also hands its P over
+// right after it readies a caller waiting outside the pool, when it has no
+// other work (runtime.Worker.handOffP): Run of a no-op on an awake pool of
+// 2 workers went from about 50 us to 3.7 us (median). The channel parker
+// never holds a P but makes every wake-up from a busy worker cost ~70 µs,
+// which would hurt every join; it stays as the portable fallback (non-Linux, or the
 // build tag spindle_portable).
 package sleep
