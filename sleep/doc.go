@@ -255,6 +255,6 @@
 // other work (runtime.Worker.handOffP): Run of a no-op on an awake pool of
 // 2 workers went from about 50 us to 3.7 us (median). The channel parker
 // never holds a P but makes every wake-up from a busy worker cost ~70 µs,
-// which would hurt every join; it stays as the portable fallback (non-Linux, or the
-// build tag spindle_portable).
+// which would hurt every join; it stays as the portable fallback
+// (non-Linux, or the build tag spindle_portable).
 package sleep
