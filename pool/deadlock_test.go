@@ -214,3 +214,29 @@ func TestScopeSpawnAfterScopeFinishedPanics(t *testing.T) {
 	assert.Equal(t, "pool.Scope.Spawn: the scope has already finished",
 		recoverValue(func() { kept.Spawn(func(*pool.Scope) {}) }))
 }
+
+// TestCloseFromAnotherPoolsWorker: p's call in progress needs q, and q's
+// only worker closes p. Close must wait without taking q's worker away.
+func TestCloseFromAnotherPoolsWorker(t *testing.T) {
+	watchdog(t, func() {
+		p, err := pool.New(pool.WithWorkers(1))
+		require.NoError(t, err)
+		q := newPool(t, pool.WithWorkers(1))
+		var wg sync.WaitGroup
+		started := make(chan struct{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.Run(func() {
+				close(started)
+				time.Sleep(10 * time.Millisecond)
+				q.Run(func() {})
+			})
+		}()
+		<-started
+		var closeErr error
+		q.Run(func() { closeErr = p.Close() })
+		assert.NoError(t, closeErr)
+		wg.Wait()
+	})
+}

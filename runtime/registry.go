@@ -165,10 +165,20 @@ var ErrCloseFromWorker = errors.New("spindle: Close called from one of the pool'
 
 // Close refuses new calls from outside, waits for the calls in progress and
 // the detached tasks, then stops the workers and waits until their threads
-// are gone. It is idempotent.
+// are gone. It is idempotent. Called from a worker of another registry, it
+// waits the way Worker.Block does, so that worker keeps serving its own
+// registry meanwhile.
 func (r *Registry) Close() error {
-	if w := CurrentWorker(); w != nil && w.reg == r {
-		return ErrCloseFromWorker
+	if w := CurrentWorker(); w != nil {
+		if w.reg == r {
+			return ErrCloseFromWorker
+		}
+		// A worker of another registry must not block its thread while r
+		// drains: r's calls in progress may be waiting for that very
+		// registry. It waits as a blocking task, serving its own registry.
+		var err error
+		w.Block(func() { err = r.Close() })
+		return err
 	}
 	r.closeOnce.Do(func() {
 		r.closed.Store(true)
