@@ -191,6 +191,12 @@ func (r *Registry) Close() error {
 			w.terminate.Set()
 		}
 		r.stopped.Wait()
+		// The workers are gone; a closed pool may stay referenced, so drop
+		// what they kept for reuse (join records, up to one per depth
+		// reached: a million-deep recursion leaves about 100 MB).
+		for _, w := range r.workers {
+			w.frames, w.private = nil, nil
+		}
 	})
 	return nil
 }
