@@ -23,10 +23,12 @@ import (
 // the queue (the common case in recursive code: whatever it submitted
 // later it has already waited for), and otherwise runs the oldest queued
 // tasks, sleeping on the pool's condition variable when the queue is
-// empty. Without the take-back, FIFO helping would run the oldest, largest
-// pending tasks nested on the waiter's stack and fib could not finish in
-// reasonable memory. With it, the pool is a mutex-protected deque: FIFO
-// for workers, LIFO for a waiter's own last task.
+// empty. Without the take-back, FIFO helping runs the oldest, largest
+// pending tasks nested on the waiter's stack: in one trial, fib(30) on one
+// worker then took 1.3 s and 256 MB of goroutine stack
+// (runtime.MemStats.StackInuse), against 0.27 s in bench/doc.go's table.
+// With it, the pool is a mutex-protected deque: FIFO for workers, LIFO
+// for a waiter's own last task.
 //
 // Tasks' panics are recovered and re-raised by Wait, as pool.Submit does,
 // so the comparison is like for like. The zero value is not usable; call

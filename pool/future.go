@@ -79,7 +79,8 @@ func (f *Future[T]) Wait() T {
 // Done returns a channel that is closed when the task has finished
 // (returned or panicked), for select. The first call on an unfinished
 // future allocates the channel. Blocking on it inside a task blocks the
-// worker's thread; inside tasks, prefer Wait.
+// worker's thread: inside tasks, prefer Wait, or select inside Block,
+// which keeps the worker running other tasks meanwhile.
 func (f *Future[T]) Done() <-chan struct{} { return f.t.rec.Chan() }
 
 // TryGet returns the result and true if the task has finished, or the
