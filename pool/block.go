@@ -18,6 +18,12 @@ import "github.com/spindle-go/spindle/runtime"
 // f does not run on a worker: WorkerIndex() is -1 inside f and fork-join
 // calls made by f go to Default(). A panic in f is re-raised by Block as a
 // *PanicError once f has returned.
+//
+// While it waits, the worker runs other tasks on top of the blocked task's
+// stack, and the blocked task resumes only when they return. So Block does
+// not help a task T that waits for something a task U will do only after
+// U's own Block returns, if U ends up running above T on the same worker
+// (stack trapping, as with Future.Wait): keep such waits acyclic.
 func Block(f func()) {
 	if f == nil {
 		nilFunc("pool.Block")

@@ -1,5 +1,6 @@
 // Package pool is spindle's public API: a pool of worker threads that run
-// fork-join work (Join, Scope, Spawn, Run) with work stealing.
+// fork-join work (Join, Scope, Spawn, Run), futures (Submit) and blocking
+// calls (Block) with work stealing.
 //
 // A Pool has one worker per OS thread (runtime.LockOSThread), each owning a
 // Chase-Lev deque. Join pushes its second function on the caller's deque,
