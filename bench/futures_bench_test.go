@@ -70,24 +70,7 @@ func BenchmarkFibFutures(b *testing.B) {
 // of every partition submitted, the right half sorted by the submitter,
 // then a wait (forkjoin.Do and pool.Join fork both halves the same way).
 func BenchmarkQuicksortFutures(b *testing.B) {
-	n, cut := *qsN, *cutoff
-	if n < 0 || cut < MinCutoff {
-		b.Fatalf("-qsn=%d -cutoff=%d: want n >= 0 and cutoff >= %d", n, cut, MinCutoff)
-	}
-	input := make([]int64, n)
-	sum := Fill(input)
-	s := make([]int64, n)
-	loop := func(b *testing.B, sort func()) {
-		for b.Loop() {
-			b.StopTimer()
-			copy(s, input)
-			b.StartTimer()
-			sort()
-		}
-		if err := Check(s, sum); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s, cut, loop := quicksortInput(b)
 	fam := newFamily(b)
 
 	fam.serial("serial", func(b *testing.B) {

@@ -12,27 +12,7 @@ import (
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2. Every
 // iteration sorts a fresh copy of the same input; the copy is not timed.
 func BenchmarkQuicksort(b *testing.B) {
-	n, cut := *qsN, *cutoff
-	if n < 0 || cut < MinCutoff {
-		b.Fatalf("-qsn=%d -cutoff=%d: want n >= 0 and cutoff >= %d", n, cut, MinCutoff)
-	}
-	input := make([]int64, n)
-	sum := Fill(input)
-	s := make([]int64, n)
-
-	// loop times sort on a fresh copy of input per iteration, then checks
-	// the last result.
-	loop := func(b *testing.B, sort func()) {
-		for b.Loop() {
-			b.StopTimer()
-			copy(s, input)
-			b.StartTimer()
-			sort()
-		}
-		if err := Check(s, sum); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s, cut, loop := quicksortInput(b)
 	fam := newFamily(b)
 
 	fam.serial("serial", func(b *testing.B) {
@@ -73,4 +53,30 @@ func BenchmarkQuicksort(b *testing.B) {
 			})
 		}
 	}
+}
+
+// quicksortInput fills -qsn xorshift64 values (checked against -cutoff)
+// and returns the slice the sorts work on, the cutoff, and loop, which
+// times sort on a fresh copy of the input per iteration (the copy is not
+// timed) and then checks the last result.
+func quicksortInput(b *testing.B) (s []int64, cut int, loop func(*testing.B, func())) {
+	n, cut := *qsN, *cutoff
+	if n < 0 || cut < MinCutoff {
+		b.Fatalf("-qsn=%d -cutoff=%d: want n >= 0 and cutoff >= %d", n, cut, MinCutoff)
+	}
+	input := make([]int64, n)
+	sum := Fill(input)
+	s = make([]int64, n)
+	loop = func(b *testing.B, sort func()) {
+		for b.Loop() {
+			b.StopTimer()
+			copy(s, input)
+			b.StartTimer()
+			sort()
+		}
+		if err := Check(s, sum); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s, cut, loop
 }
