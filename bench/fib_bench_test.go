@@ -10,18 +10,8 @@ import (
 // forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
 func BenchmarkFib(b *testing.B) {
-	n := *fibN
-	if n < 0 || n > 40 {
-		b.Fatalf("-fibn=%d: want 0 to 40", n)
-	}
-	want := FibExpected(n)
-	check := func(b *testing.B, got int64) {
-		if got != want {
-			b.Fatalf("fib(%d) = %d, want %d", n, got, want)
-		}
-	}
+	n, check := fibInput(b)
 	fam := newFamily(b)
-
 	fam.serial("serial", func(b *testing.B) {
 		var got int64
 		for b.Loop() {
@@ -70,6 +60,21 @@ func BenchmarkFib(b *testing.B) {
 				})
 				check(b, got)
 			})
+		}
+	}
+}
+
+// fibInput checks -fibn and returns it with check, which fails the
+// benchmark when a result is not fib(n).
+func fibInput(b *testing.B) (n int, check func(*testing.B, int64)) {
+	n = *fibN
+	if n < 0 || n > 40 {
+		b.Fatalf("-fibn=%d: want 0 to 40", n)
+	}
+	want := FibExpected(n)
+	return n, func(b *testing.B, got int64) {
+		if got != want {
+			b.Fatalf("fib(%d) = %d, want %d", n, got, want)
 		}
 	}
 }

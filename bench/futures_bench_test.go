@@ -12,18 +12,8 @@ import (
 // Future.Wait, pool.Join and forkjoin.Call, on 1 and 2 workers. bench/doc.go
 // quotes a run at -fibn=30.
 func BenchmarkFibFutures(b *testing.B) {
-	n := *fibN
-	if n < 0 || n > 40 {
-		b.Fatalf("-fibn=%d: want 0 to 40", n)
-	}
-	want := FibExpected(n)
-	check := func(b *testing.B, got int64) {
-		if got != want {
-			b.Fatalf("fib(%d) = %d, want %d", n, got, want)
-		}
-	}
+	n, check := fibInput(b)
 	fam := newFamily(b)
-
 	fam.serial("serial", func(b *testing.B) {
 		var got int64
 		for b.Loop() {
