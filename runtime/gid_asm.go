@@ -8,6 +8,3 @@ package runtime
 // from the worker table before its goroutine exits, so the table never
 // maps a recycled g. Cost: about 1 ns (see BenchmarkCurrentWorker).
 func currentG() uintptr
-
-// fastGoroutineID reports whether currentG is the assembly fast path.
-const fastGoroutineID = true

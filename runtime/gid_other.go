@@ -6,5 +6,3 @@ package runtime
 // correct everywhere but slow (about a microsecond), so architectures
 // without the assembly fast path pay it on every off-pool check and fork.
 func currentG() uintptr { return goroutineID() }
-
-const fastGoroutineID = false

@@ -201,9 +201,6 @@ func (r *Registry) Close() error {
 	return nil
 }
 
-// Closed reports whether Close has begun.
-func (r *Registry) Closed() bool { return r.closed.Load() }
-
 // Stats are cumulative counts since the registry started.
 type Stats struct {
 	Workers  int
