@@ -84,8 +84,9 @@ func (w *Worker) Leave() { w.depth-- }
 // block on something only its own forked work would release.
 //
 // In recursive code the exposed job sits at a shallow level while the
-// recursion below it forks privately, so publications are rare (fib(n)
-// publishes about n/2 times on one worker, against 2^n forks), and a fork
+// recursion below it forks privately, so publications are rare (by this
+// argument, not a count: fib(n) on one worker republishes only when the
+// exposed job is taken back, O(n) times against 2^n forks), and a fork
 // costs no atomic read-modify-write or full barrier. That matters in Go:
 // atomic stores are XCHG on amd64, about 8 ns each on the test machine,
 // and Chase-Lev needs two per fork (Push and Pop each store bottom).
