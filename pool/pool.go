@@ -117,6 +117,10 @@ func (p *Pool) Run(f func()) {
 // Join runs a and b, possibly in parallel, and returns when both have
 // returned. If either panics, Join re-panics with the first panic (a's if
 // both did) as a *PanicError, after both have finished.
+//
+// a escapes to the heap, because a call from another pool's worker hands
+// it to p's workers; the package-level Join, which never crosses pools,
+// avoids that allocation.
 func (p *Pool) Join(a, b func()) {
 	if a == nil {
 		nilFunc("pool.Pool.Join")
@@ -195,6 +199,13 @@ func WorkerIndex() int {
 }
 
 // Join runs a and b on the current pool: Current().Join(a, b).
+//
+// Prefer it to the method inside tasks: it calls a in place, so a (and
+// what a captures) stays on the caller's stack, and a fork costs only b's
+// closure and the variables b captures by reference. The method must be
+// able to carry a to another pool's worker, which makes a escape. From a
+// goroutine that is no worker, Join pins the caller's stack while a worker
+// runs a (on Linux; see runtime/offpool_linux.go).
 func Join(a, b func()) {
 	if a == nil {
 		nilFunc("pool.Join")
@@ -206,7 +217,7 @@ func Join(a, b func()) {
 		w.Join(a, b)
 		return
 	}
-	Default().reg.Join("pool.Join", a, b)
+	Default().reg.JoinOffPool("pool.Join", a, b)
 }
 
 // Spawn runs f detached on the current pool: Current().Spawn(f).

@@ -16,10 +16,24 @@ func (f *joinFrame) Run() {
 	f.job.Latch.Set()
 }
 
+// Progress of a Join, for unwindJoin.
+const (
+	joinRunningA = iota
+	joinRunningB
+	joinFinished
+)
+
 // Join runs a and b, b possibly on another worker, and returns when both
 // have returned. The caller must be w's goroutine. If either panicked,
 // Join re-panics with the first panic (a's when both did) as a
 // *PanicError, after both have finished.
+//
+// a does not escape: Join calls it in place. Only b is stored where a
+// thief can reach it.
+//
+// The fast path calls a and b directly rather than through Catch: one
+// deferred function, whose normal exit costs a flag test, handles a
+// panic in either. That saves a defer and a recover per fork.
 func (w *Worker) Join(a, b func()) {
 	slot := w.Enter()
 	f, ok := (*slot).(*joinFrame)
@@ -31,28 +45,61 @@ func (w *Worker) Join(a, b func()) {
 	f.fn = b
 	w.Push(&f.job)
 
-	pa := Catch(a)
-	var pb *PanicError
+	step := joinRunningA
+	defer func() {
+		if step != joinFinished {
+			w.unwindJoin(f, step, recover())
+		}
+	}()
+	a()
+	// TakeBack runs other jobs while it waits; each catches its own panic,
+	// so nothing unwinds through here.
 	if w.TakeBack(&f.job) {
-		pb = Catch(b)
+		step = joinRunningB
+		b()
 	} else {
-		pb = f.panic
 		f.job.Latch.Reset() // only a stolen job's latch was touched
+		if pe := f.panic; pe != nil {
+			step = joinFinished
+			f.fn, f.panic = nil, nil
+			w.Leave()
+			panic(pe)
+		}
 	}
-	f.fn, f.panic = nil, nil // drop references for the GC
+	step = joinFinished
+	f.fn = nil // drop the reference for the GC
 	w.Leave()
-	if pa != nil {
-		panic(pa)
+}
+
+// unwindJoin finishes a Join whose a or b panicked with v. If a panicked,
+// b's job is still pushed or running elsewhere and must finish before the
+// frame is released; its own panic, if any, loses to a's.
+func (w *Worker) unwindJoin(f *joinFrame, step int, v any) {
+	pe := AsPanicError(v)
+	if step == joinRunningA {
+		if w.TakeBack(&f.job) {
+			Catch(f.fn)
+		} else {
+			f.job.Latch.Reset()
+		}
 	}
-	if pb != nil {
-		panic(pb)
-	}
+	f.fn, f.panic = nil, nil
+	w.Leave()
+	panic(pe)
 }
 
 // Join runs a and b on r, possibly in parallel (see Run for where).
+// Called from a worker of another registry, it hands a to r's workers,
+// so a escapes to the heap; JoinOffPool avoids that for the callers that
+// are no worker.
 func (r *Registry) Join(call string, a, b func()) {
-	if w := CurrentWorker(); w != nil && w.reg == r {
+	w := CurrentWorker()
+	if w != nil && w.reg == r {
 		w.Join(a, b)
+		return
+	}
+	if w == nil {
+		r.JoinOffPool(call, a, b)
 		return
 	}
 	r.Run(call, func() { CurrentWorker().Join(a, b) })
