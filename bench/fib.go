@@ -45,6 +45,33 @@ func FibJoin(n int) int64 {
 	return a + b
 }
 
+// FibClosureFloor is serial fib with the heap traffic that Go imposes on
+// a closure-based fork, and nothing else: at every level it allocates the
+// closure for the second call and the variable that closure writes (the
+// two allocations left in FibJoin; see pool.Join), then makes both calls
+// itself. No runtime can fork closures for less in Go, since a closure that
+// another thread may run must live on the heap; FibJoin's distance from
+// this floor is what spindle adds.
+func FibClosureFloor(n int) int64 {
+	if n < 2 {
+		return int64(n)
+	}
+	var a, b int64
+	first := func() { a = FibClosureFloor(n - 1) }
+	second := func() { b = FibClosureFloor(n - 2) }
+	publish(second)
+	first()
+	second()
+	return a + b
+}
+
+// published keeps publish's argument reachable, so that the compiler
+// must heap-allocate it as a fork's job would be.
+var published func()
+
+//go:noinline
+func publish(f func()) { published = f }
+
 // FibWaitGroup starts a goroutine for fib(n-1) at every level, computes
 // fib(n-2) itself and waits on a sync.WaitGroup. Its parallelism is
 // GOMAXPROCS.

@@ -6,8 +6,8 @@ import (
 	"github.com/spindle-go/spindle/pool"
 )
 
-// BenchmarkFib times fib(-fibn) with a fork at every level: serial,
-// forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
+// BenchmarkFib times fib(-fibn) with a fork at every level: serial, serial
+// with a closure fork's two allocations (closure-floor), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
 func BenchmarkFib(b *testing.B) {
 	n, check := fibInput(b)
@@ -16,6 +16,13 @@ func BenchmarkFib(b *testing.B) {
 		var got int64
 		for b.Loop() {
 			got = FibSerial(n)
+		}
+		check(b, got)
+	})
+	fam.run("closure-floor", 1, func(b *testing.B) {
+		var got int64
+		for b.Loop() {
+			got = FibClosureFloor(n)
 		}
 		check(b, got)
 	})

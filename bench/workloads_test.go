@@ -42,6 +42,7 @@ func TestFibKernels(t *testing.T) {
 		onPool bool
 	}{
 		{"serial", FibSerial, false},
+		{"closure-floor", FibClosureFloor, false},
 		{"call", FibCall, true},
 		{"join", FibJoin, true},
 		{"waitgroup", FibWaitGroup, false},

@@ -3,6 +3,7 @@
 //
 //	go-spindle-call fib n=32 threads=2 ms=12.3 result=2178309
 //	go-spindle-join fib n=32 threads=2 ms=45.6 result=2178309
+//	go-closure-floor fib n=32 threads=1 ms=150.2 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
 //
 // Settings come from the environment, with the peers' defaults: THREADS
@@ -104,12 +105,25 @@ func run(c settings) error {
 	}{
 		{"go-spindle-call", bench.FibCall},
 		{"go-spindle-join", bench.FibJoin},
+		// Not a runtime: serial fib with the two allocations per fork that
+		// any closure-based fork costs in Go (bench.FibClosureFloor),
+		// printed at threads=1 only, next to go-spindle-join.
+		{"go-closure-floor", bench.FibClosureFloor},
 	}
 	want := bench.FibExpected(c.fibN)
 	for _, f := range fibs {
+		if f.name == "go-closure-floor" && c.threads != 1 {
+			continue
+		}
 		var got int64
 		t, err := bench.Time(c.warmup, c.reps, nil,
-			func() { p.Run(func() { got = f.fib(c.fibN) }) },
+			func() {
+				if f.name == "go-closure-floor" {
+					got = f.fib(c.fibN) // serial: on the calling goroutine
+					return
+				}
+				p.Run(func() { got = f.fib(c.fibN) })
+			},
 			func() error {
 				if got != want {
 					return fmt.Errorf("%s fib(%d) = %d, want %d", f.name, c.fibN, got, want)
