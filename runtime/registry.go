@@ -209,6 +209,10 @@ type Stats struct {
 	Injected uint64 // jobs submitted from outside the pool
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another
+	// MaxHelpDepth is the deepest any worker has nested jobs it took while
+	// waiting (its main loop's job counts as 1). Waits for stolen join
+	// halves stop taking other workers' jobs at 64.
+	MaxHelpDepth int
 }
 
 // Stats returns a snapshot of the counts.
@@ -218,6 +222,7 @@ func (r *Registry) Stats() Stats {
 	for _, w := range r.workers {
 		st.Steals += w.steals.Load()
 		st.Executed += w.executed.Load()
+		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
 	return st
 }

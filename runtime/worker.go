@@ -37,6 +37,12 @@ type Worker struct {
 	// waiting outside the pool (see handOffP).
 	readiedCaller bool
 
+	// helping counts the jobs on this worker's stack that it took in
+	// WaitUntil, its main loop's included: how deep waits have nested.
+	// maxHelping is the deepest it has been, for Stats. See waitUntil.
+	helping    int
+	maxHelping atomic.Int64
+
 	steals   atomic.Uint64
 	executed atomic.Uint64
 }
@@ -180,7 +186,7 @@ func (w *Worker) takeBackSlow(j *Job) bool {
 			return true
 		}
 		if top == nil {
-			w.WaitUntil(&j.Latch)
+			w.waitUntil(&j.Latch, true)
 			return false
 		}
 		w.execute(top)
@@ -195,24 +201,67 @@ func (w *Worker) execute(j *Job) {
 // WaitUntil runs other work (own deque, then steals, then the injector)
 // until l is set; without work it goes through the sleep protocol, and
 // l's setter wakes it. The caller must own l.
-func (w *Worker) WaitUntil(l *Latch) {
+func (w *Worker) WaitUntil(l *Latch) { w.waitUntil(l, false) }
+
+// maxHelpDepth bounds how deep a worker nests jobs it takes while waiting
+// for a stolen join half (see waitUntil).
+const maxHelpDepth = 64
+
+// waitUntil is WaitUntil. With forJoin set, the caller waits for a job
+// that a thief has started, and helping is bounded.
+//
+// Helping nests: a job taken while waiting runs on top of the waiting
+// frame, and may wait in turn. In a pure fork-join program the nesting
+// follows the recursion, but a pool that also holds unrelated work (many
+// spawned tasks, each forking, as in Rayon issue #854) can stack one
+// unrelated task on another without bound, and Go grows the stack up to
+// its 1 GB limit before crashing. So a worker already maxHelpDepth jobs
+// deep that waits for a stolen join half takes no other job: it sleeps
+// until the thief sets the latch. (Its own deque holds nothing then:
+// takeBackSlow emptied it, and only the worker pushes there.)
+//
+// Refusing work cannot deadlock such a wait: the thief runs the job (it
+// was taken from a deque, so none of its descendants ran before it), and
+// a chain of waits for stolen jobs ends at a worker that runs, since a
+// job started before the one it waits for cannot be among its
+// descendants. Other waits (scopes, futures, calls into another pool)
+// may wait for jobs that nobody has started and must keep helping.
+func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 	if l.Probe() {
 		return
 	}
 	s := w.reg.sleep
 	idle := s.StartLooking(w.index)
 	for !l.Probe() {
-		if j := w.findWork(); j != nil {
+		bounded := forJoin && w.helping >= maxHelpDepth
+		var j *Job
+		if !bounded {
+			j = w.findWork()
+		}
+		if j != nil {
 			s.WorkFound()
+			w.helping++
+			if int64(w.helping) > w.maxHelping.Load() {
+				w.maxHelping.Store(int64(w.helping))
+			}
 			w.execute(j)
+			w.helping--
 			w.handOffP()
 			idle = s.StartLooking(w.index)
 			continue
 		}
-		s.NoWorkFound(&idle, &l.core, w.reg.injector.nonEmpty)
+		if bounded {
+			s.NoWorkFound(&idle, &l.core, noInjectedWork)
+		} else {
+			s.NoWorkFound(&idle, &l.core, w.reg.injector.nonEmpty)
+		}
 	}
 	s.WorkFound()
 }
+
+// noInjectedWork tells a worker that refuses the injector not to stay
+// awake for it.
+func noInjectedWork() bool { return false }
 
 // handOffP lets a goroutine that the job just run readied (the caller of
 // Registry.Run from outside the pool, waiting for its result) run at once
