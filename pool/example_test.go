@@ -1,0 +1,445 @@
+package pool_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// The helpers of these examples start with "ex", so as not to collide
+// with those of the package's tests.
+
+// exNode is a tree node for the walks of the examples.
+type exNode struct {
+	name     string
+	children []*exNode
+}
+
+// exTree returns a small directory-like tree of 6 nodes.
+func exTree() *exNode {
+	return &exNode{name: "/", children: []*exNode{
+		{name: "bin", children: []*exNode{{name: "sh"}}},
+		{name: "etc", children: []*exNode{{name: "hosts"}, {name: "passwd"}}},
+	}}
+}
+
+// exSum adds up s by halving it with pool.Join down to pieces of 1000.
+func exSum(s []int) int {
+	if len(s) <= 1000 {
+		total := 0
+		for _, x := range s {
+			total += x
+		}
+		return total
+	}
+	var left, right int
+	pool.Join(func() { left = exSum(s[:len(s)/2]) }, func() { right = exSum(s[len(s)/2:]) })
+	return left + right
+}
+
+// exOneToN returns 1, 2, ..., n.
+func exOneToN(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i + 1
+	}
+	return s
+}
+
+// exPool returns a pool of n workers, or stops the example.
+func exPool(n int) *pool.Pool {
+	p, err := pool.New(pool.WithWorkers(n))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return p
+}
+
+// A pool, a recursive sum with Join and a tree walk with Scope.
+func Example() {
+	p, err := pool.New(pool.WithWorkers(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+
+	var total int
+	p.Run(func() { total = exSum(exOneToN(100_000)) })
+	fmt.Println(total)
+
+	var visited atomic.Int32
+	var walk func(s *pool.Scope, n *exNode)
+	walk = func(s *pool.Scope, n *exNode) {
+		visited.Add(1)
+		for _, c := range n.children {
+			s.Spawn(func(s *pool.Scope) { walk(s, c) })
+		}
+	}
+	p.Scope(func(s *pool.Scope) { walk(s, exTree()) })
+	fmt.Println(visited.Load(), "nodes")
+	// Output:
+	// 5000050000
+	// 6 nodes
+}
+
+func ExampleNew() {
+	p, err := pool.New(pool.WithWorkers(3))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	fmt.Println(p.Workers(), "workers")
+
+	// Invalid options are errors, not panics.
+	_, err = pool.New(pool.WithWorkers(0))
+	fmt.Println(err)
+	// Output:
+	// 3 workers
+	// pool.WithWorkers(0): want 1 to 4096 workers
+}
+
+func ExampleWithWorkers() {
+	// Without WithWorkers a pool has runtime.GOMAXPROCS(0) workers; more
+	// than that is allowed (the extra threads share the Ps).
+	p, err := pool.New(pool.WithWorkers(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	fmt.Println(p.Workers())
+	// Output: 2
+}
+
+func ExampleWithPinning() {
+	// Worker i runs on the i-th CPU of the process's affinity set (Linux;
+	// the option is ignored elsewhere). Results do not change, only where
+	// the threads run.
+	p, err := pool.New(pool.WithWorkers(2), pool.WithPinning(true))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	var total int
+	p.Run(func() { total = exSum(exOneToN(10_000)) })
+	fmt.Println(total)
+	// Output: 50005000
+}
+
+func ExampleWithPanicHandler() {
+	// A detached task has no caller to re-panic in: its panic goes to the
+	// handler, as a *pool.PanicError.
+	handled := make(chan string, 1)
+	p, err := pool.New(pool.WithWorkers(1), pool.WithPanicHandler(func(v any) {
+		pe := v.(*pool.PanicError)
+		handled <- fmt.Sprint("recovered: ", pe.Value)
+	}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p.Spawn(func() { panic("disk full") })
+	fmt.Println(<-handled)
+	p.Close()
+	// Output: recovered: disk full
+}
+
+func ExamplePool_Workers() {
+	p := exPool(2)
+	defer p.Close()
+	// One slot per worker, each written only by its own worker.
+	perWorker := make([]int, p.Workers())
+	p.Run(func() { perWorker[pool.WorkerIndex()]++ })
+	fmt.Println(len(perWorker), slices.Max(perWorker))
+	// Output: 2 1
+}
+
+func ExamplePool_Run() {
+	p := exPool(2)
+	defer p.Close()
+	// Run blocks until f has returned; inside f, the package-level calls
+	// (Join, Spawn, Current) and forkjoin use p.
+	var total int
+	p.Run(func() { total = exSum(exOneToN(1000)) })
+	fmt.Println(total)
+
+	// A panic in f comes back as a *pool.PanicError.
+	defer func() {
+		pe := recover().(*pool.PanicError)
+		fmt.Println("Run panicked:", pe.Value)
+	}()
+	p.Run(func() { panic("out of range") })
+	// Output:
+	// 500500
+	// Run panicked: out of range
+}
+
+func ExamplePool_Join() {
+	p := exPool(2)
+	defer p.Close()
+	words := []string{"steal", "fork", "join", "park"}
+	var sorted []string
+	var letters int
+	p.Join(
+		func() { sorted = slices.Sorted(slices.Values(words)) },
+		func() {
+			for _, w := range words {
+				letters += len(w)
+			}
+		},
+	)
+	fmt.Println(sorted, letters)
+	// Output: [fork join park steal] 17
+}
+
+func ExamplePool_Scope() {
+	p := exPool(2)
+	defer p.Close()
+	// Scope returns when its body and everything spawned on the scope,
+	// however deep, have finished.
+	var mu sync.Mutex
+	var names []string
+	var walk func(s *pool.Scope, n *exNode)
+	walk = func(s *pool.Scope, n *exNode) {
+		mu.Lock()
+		names = append(names, n.name)
+		mu.Unlock()
+		for _, c := range n.children {
+			s.Spawn(func(s *pool.Scope) { walk(s, c) })
+		}
+	}
+	p.Scope(func(s *pool.Scope) { walk(s, exTree()) })
+	slices.Sort(names) // the tasks ran in any order
+	fmt.Println(names)
+	// Output: [/ bin etc hosts passwd sh]
+}
+
+func ExampleScope_Spawn() {
+	p := exPool(2)
+	defer p.Close()
+	// Each task writes its own element, so the results need no lock.
+	squares := make([]int, 8)
+	p.Scope(func(s *pool.Scope) {
+		for i := range squares {
+			s.Spawn(func(*pool.Scope) { squares[i] = i * i })
+		}
+	})
+	fmt.Println(squares)
+	// Output: [0 1 4 9 16 25 36 49]
+}
+
+func ExamplePool_Spawn() {
+	p := exPool(2)
+	var done atomic.Int32
+	for range 10 {
+		p.Spawn(func() { done.Add(1) })
+	}
+	// Nothing waits for a detached task but Close.
+	p.Close()
+	fmt.Println(done.Load())
+	// Output: 10
+}
+
+func ExamplePool_Close() {
+	p := exPool(1)
+	p.Spawn(func() { fmt.Println("detached task ran") })
+	// Close waits for the detached task, then stops the workers.
+	fmt.Println(p.Close())
+	fmt.Println(p.Close()) // Close is idempotent
+	// Output:
+	// detached task ran
+	// <nil>
+	// <nil>
+}
+
+func ExamplePool_Stats() {
+	p := exPool(2)
+	defer p.Close()
+	p.Run(func() { exSum(exOneToN(100_000)) })
+	// The counters depend on the schedule; calls from outside the pool
+	// are always injected.
+	st := p.Stats()
+	fmt.Println(st.Workers, st.Injected >= 1)
+	// Output: 2 true
+}
+
+func ExampleDefault() {
+	// The default pool is created on first use and never closed; the
+	// package-level calls and forkjoin use it off-pool.
+	p := pool.Default()
+	var total int
+	p.Run(func() { total = exSum(exOneToN(1000)) })
+	fmt.Println(total, p == pool.Default())
+	// Output: 500500 true
+}
+
+func ExampleCurrent() {
+	p := exPool(1)
+	defer p.Close()
+	fmt.Println(pool.Current() == pool.Default()) // not on a worker
+	p.Run(func() { fmt.Println(pool.Current() == p) })
+	// Output:
+	// true
+	// true
+}
+
+func ExampleWorkerIndex() {
+	p := exPool(1)
+	defer p.Close()
+	fmt.Println(pool.WorkerIndex()) // not on a worker
+	p.Run(func() { fmt.Println(pool.WorkerIndex()) })
+	// Output:
+	// -1
+	// 0
+}
+
+func ExampleJoin() {
+	p := exPool(2)
+	defer p.Close()
+	// Inside p's tasks, pool.Join forks on p; off-pool it would use
+	// Default().
+	var total int
+	p.Run(func() { total = exSum(exOneToN(1_000_000)) })
+	fmt.Println(total)
+	// Output: 500000500000
+}
+
+func ExampleSpawn() {
+	p := exPool(2)
+	var logged atomic.Int32
+	p.Run(func() {
+		// From a task of p, Spawn detaches onto p: Close waits for it.
+		pool.Spawn(func() { logged.Add(1) })
+	})
+	p.Close()
+	fmt.Println(logged.Load())
+	// Output: 1
+}
+
+func ExampleBlock() {
+	p := exPool(1)
+	defer p.Close()
+	// One task waits for another. On one worker, waiting outside Block
+	// would hold the only thread and the other task would never run;
+	// inside Block the worker runs it meanwhile.
+	ready := make(chan string, 1)
+	p.Scope(func(s *pool.Scope) {
+		s.Spawn(func(*pool.Scope) { ready <- "config" })
+		s.Spawn(func(*pool.Scope) {
+			pool.Block(func() { fmt.Println("got", <-ready) })
+		})
+	})
+	// Output: got config
+}
+
+func ExampleSubmit() {
+	p := exPool(2)
+	defer p.Close()
+	// Submit starts a task at once and returns its future.
+	f := pool.Submit(p, func() int { return exSum(exOneToN(100)) })
+	fmt.Println(f.Wait())
+	// Output: 5050
+}
+
+func ExampleFuture_Wait() {
+	p := exPool(2)
+	defer p.Close()
+	sizes := []*pool.Future[int]{
+		pool.Submit(p, func() int { return len("spindle") }),
+		pool.Submit(p, func() int { return len("pool") }),
+	}
+	for _, f := range sizes {
+		fmt.Println(f.Wait())
+	}
+	// Wait re-panics with the task's *pool.PanicError, on every call.
+	bad := pool.Submit(p, func() int { panic("no input") })
+	defer func() { fmt.Println("Wait panicked:", recover().(*pool.PanicError).Value) }()
+	bad.Wait()
+	// Output:
+	// 7
+	// 4
+	// Wait panicked: no input
+}
+
+func ExampleFuture_Done() {
+	p := exPool(1)
+	defer p.Close()
+	release := make(chan struct{})
+	f := pool.Submit(p, func() string {
+		pool.Block(func() { <-release })
+		return "report"
+	})
+	select {
+	case <-f.Done():
+		fmt.Println("done too early")
+	default:
+		fmt.Println("still running")
+	}
+	close(release)
+	<-f.Done()
+	fmt.Println(f.Wait())
+	// Output:
+	// still running
+	// report
+}
+
+func ExampleFuture_TryGet() {
+	p := exPool(1)
+	defer p.Close()
+	release := make(chan struct{})
+	f := pool.Submit(p, func() int {
+		pool.Block(func() { <-release })
+		return 42
+	})
+	v, ok := f.TryGet()
+	fmt.Println(v, ok)
+	close(release)
+	f.Wait()
+	v, ok = f.TryGet()
+	fmt.Println(v, ok)
+	// Output:
+	// 0 false
+	// 42 true
+}
+
+func ExamplePanicError() {
+	p := exPool(2)
+	defer p.Close()
+	errBadRecord := errors.New("bad record")
+	defer func() {
+		err := recover().(error)
+		var pe *pool.PanicError
+		fmt.Println(errors.As(err, &pe), pe.Value)
+		// Unwrap returns the value when it is an error.
+		fmt.Println(errors.Is(err, errBadRecord))
+		fmt.Println(len(pe.Stack) > 0) // where the task panicked
+	}()
+	p.Join(func() {}, func() { panic(errBadRecord) })
+	// Output:
+	// true bad record
+	// true
+	// true
+}
+
+func ExampleErrClosed() {
+	p := exPool(1)
+	p.Close()
+	defer func() {
+		err, _ := recover().(error)
+		fmt.Println(errors.Is(err, pool.ErrClosed))
+	}()
+	p.Run(func() {})
+	// Output: true
+}
+
+func ExampleErrCloseFromWorker() {
+	p := exPool(1)
+	defer p.Close()
+	p.Run(func() {
+		fmt.Println(errors.Is(p.Close(), pool.ErrCloseFromWorker))
+	})
+	// Output: true
+}
