@@ -3,11 +3,13 @@ package forkjoin_test
 import (
 	"cmp"
 	"fmt"
+	"log"
 	"math"
 	"strings"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
 )
 
 // fib forks at every level; each fork copies fib and n-2 into the
@@ -102,4 +104,91 @@ func ExampleSortFunc() {
 	forkjoin.SortFunc(tasks, func(a, b task) int { return cmp.Compare(b.cost, a.cost) })
 	fmt.Println(tasks)
 	// Output: [{sort 9} {join 5} {parse 3} {scan 1}]
+}
+
+// Everything runs on pool.Current(): inside p.Run the forks go to p's
+// workers; from any other goroutine, to pool.Default().
+func Example() {
+	p, err := pool.New(pool.WithWorkers(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+
+	var f int
+	var squares []int
+	p.Run(func() {
+		f = fib(25)
+		squares = forkjoin.Map([]int{1, 2, 3, 4}, func(x int) int { return x * x })
+	})
+	fmt.Println(f, squares)
+	// Output: 75025 [1 4 9 16]
+}
+
+// A panic in any function comes back to the caller as a
+// *pool.PanicError, once every function the call started has finished.
+func Example_panics() {
+	defer func() {
+		pe := recover().(*pool.PanicError)
+		fmt.Println("recovered:", pe.Value)
+	}()
+	forkjoin.Map([]int{4, 2, 0, 1}, func(x int) int {
+		if x == 0 {
+			panic("division by zero")
+		}
+		return 12 / x
+	})
+	// Output: recovered: division by zero
+}
+
+// exNode is a binary tree node for the examples.
+type exNode struct{ left, right *exNode }
+
+// exBuild returns a complete binary tree of the given depth.
+func exBuild(depth int) *exNode {
+	if depth == 0 {
+		return nil
+	}
+	return &exNode{exBuild(depth - 1), exBuild(depth - 1)}
+}
+
+// exCount counts the nodes of a tree, forking at every node: Call passes
+// the two subtrees to exCount without building a closure.
+func exCount(n *exNode) int {
+	if n == nil {
+		return 0
+	}
+	l, r := forkjoin.Call(exCount, n.left, n.right)
+	return 1 + l + r
+}
+
+func ExampleCall_tree() {
+	fmt.Println(exCount(exBuild(12)))
+	// Output: 4095
+}
+
+func ExampleFor_defaultGrain() {
+	// A grain <= 0 lets For choose: about 8 chunks per worker. The chunks
+	// then depend on the pool's size, so the body must not: here each
+	// chunk adds its own sum.
+	var total atomic.Int64
+	forkjoin.For(0, 1_000_000, 0, func(lo, hi int) {
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += i
+		}
+		total.Add(int64(s))
+	})
+	fmt.Println(total.Load())
+	// Output: 499999500000
+}
+
+func ExampleReduce_max() {
+	temps := []float64{12.5, 17.25, 9, 21.75, 15}
+	// max is associative; the identity is the result for an empty input.
+	fmt.Println(forkjoin.Reduce(temps, math.Inf(-1), math.Max))
+	fmt.Println(forkjoin.Reduce(nil, math.Inf(-1), math.Max))
+	// Output:
+	// 21.75
+	// -Inf
 }
