@@ -78,7 +78,9 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 		*slot = fr
 	}
 	fr.f, fr.proc, fr.arg = f, proc, y
-	w.Push(&fr.job)
+	if !w.TryPush(&fr.job) {
+		w.Push(&fr.job)
+	}
 
 	// The fast path runs f(x) and f(y) without catching panics; the
 	// deferred function, whose normal-exit cost is one flag test, cleans up
@@ -97,7 +99,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 		rx = f(x)
 	}
 	step = takingBack
-	if w.TakeBack(&fr.job) {
+	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
 		step = runningY
 		if proc != nil {
 			proc(y)

@@ -59,12 +59,14 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 		*slot = fr
 	}
 	fr.fb = fb
-	w.Push(&fr.job)
+	if !w.TryPush(&fr.job) {
+		w.Push(&fr.job)
+	}
 
 	a, pa := catchThunk(fa)
 	var b B
 	var pb *runtime.PanicError
-	if w.TakeBack(&fr.job) {
+	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
 		b, pb = catchThunk(fb)
 	} else {
 		// The thief has set the latch: it is done with the frame.

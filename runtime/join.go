@@ -43,7 +43,9 @@ func (w *Worker) Join(a, b func()) {
 		*slot = f
 	}
 	f.fn = b
-	w.Push(&f.job)
+	if !w.TryPush(&f.job) {
+		w.Push(&f.job)
+	}
 
 	step := joinRunningA
 	defer func() {
@@ -54,7 +56,7 @@ func (w *Worker) Join(a, b func()) {
 	a()
 	// TakeBack runs other jobs while it waits; each catches its own panic,
 	// so nothing unwinds through here.
-	if w.TakeBack(&f.job) {
+	if w.TryTakeBack(&f.job) || w.TakeBack(&f.job) {
 		step = joinRunningB
 		b()
 	} else {

@@ -71,6 +71,10 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			index: i,
 			deque: deque.NewChaseLev[Job](256),
 			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
+			// Room for 64 private jobs before the first growth.
+			private:      make([]*Job, 64),
+			eagerPublish: cfg.EagerPublish,
+			sleep:        r.sleep,
 		}
 		w.terminate.owner = w
 		r.workers[i] = w
@@ -195,7 +199,7 @@ func (r *Registry) Close() error {
 		// what they kept for reuse (join records, up to one per depth
 		// reached: a million-deep recursion leaves about 100 MB).
 		for _, w := range r.workers {
-			w.frames, w.private = nil, nil
+			w.frames, w.private, w.privHead, w.privTop = nil, nil, 0, 0
 		}
 	})
 	return nil

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // Worker is one thread of a registry: a goroutine locked to its OS thread
@@ -19,10 +20,19 @@ type Worker struct {
 	deque *deque.ChaseLev[Job]
 	rng   uint64 // xorshift state for choosing victims
 
-	// private holds jobs this worker pushed but has not yet published to
-	// its deque, oldest first, from privHead on. See Push.
+	// private[privHead:privTop] are the jobs this worker pushed but has
+	// not yet published to its deque, oldest first. See Push. len(private)
+	// is the stack's capacity; entries below privHead are nil (so a job
+	// found in the live range is really private), entries from privTop on
+	// are stale.
 	private  []*Job
 	privHead int
+	privTop  int
+
+	// Copies of registry settings read on every fork, kept here so the
+	// fork path loads them from the line it already touches.
+	eagerPublish bool
+	sleep        *sleep.Sleep
 
 	// frames are the reusable records of joins in progress, one per
 	// nesting depth. Joins nest strictly on a worker (a join returns only
@@ -99,9 +109,38 @@ func (w *Worker) Leave() { w.depth-- }
 //
 // Config.EagerPublish turns this off (every job goes straight to the
 // deque, as in Rayon), for comparison.
+//
+// Fork paths call TryPush first, which inlines, and Push only if it fails.
 func (w *Worker) Push(j *Job) {
-	w.private = append(w.private, j)
-	if w.reg.eagerPublish || w.deque.Len() == 0 || w.reg.sleep.Looking() {
+	if !w.TryPush(j) {
+		w.pushSlow(j)
+	}
+}
+
+// TryPush is Push's fast path: it pushes j on the private stack and
+// returns true if there is room and nothing needs publishing. It makes no
+// call, so that it inlines into the fork paths (its inlining cost is just
+// under the compiler's budget: keep it that way).
+func (w *Worker) TryPush(j *Job) bool {
+	t := w.privTop
+	if t >= len(w.private) || w.eagerPublish || w.deque.Empty() || w.sleep.Looking() {
+		return false
+	}
+	w.private[t] = j
+	w.privTop = t + 1
+	return true
+}
+
+// pushSlow is Push when the private stack is full or a job must be
+// published.
+func (w *Worker) pushSlow(j *Job) {
+	if w.privTop == len(w.private) {
+		w.private = append(w.private, nil)
+		w.private = w.private[:cap(w.private)]
+	}
+	w.private[w.privTop] = j
+	w.privTop++
+	if w.eagerPublish || w.deque.Len() == 0 || w.sleep.Looking() {
 		w.publishOldest()
 	}
 }
@@ -111,8 +150,8 @@ func (w *Worker) publishOldest() {
 	j := w.private[w.privHead]
 	w.private[w.privHead] = nil
 	w.privHead++
-	if w.privHead == len(w.private) {
-		w.private, w.privHead = w.private[:0], 0
+	if w.privHead == w.privTop {
+		w.privHead, w.privTop = 0, 0
 	}
 	w.pushPublic(j)
 }
@@ -131,20 +170,19 @@ func (w *Worker) publishOldest() {
 func (w *Worker) pushPublic(j *Job) {
 	wasEmpty := w.deque.Len() == 0
 	w.deque.Push(j)
-	w.reg.sleep.NewInternalJobs(1, wasEmpty)
+	w.sleep.NewInternalJobs(1, wasEmpty)
 }
 
 // popPrivate takes the newest private job, or returns nil.
 func (w *Worker) popPrivate() *Job {
-	n := len(w.private)
-	if n == w.privHead {
+	t := w.privTop - 1
+	if t < w.privHead {
 		return nil
 	}
-	j := w.private[n-1]
-	w.private[n-1] = nil
-	w.private = w.private[:n-1]
-	if n-1 == w.privHead {
-		w.private, w.privHead = w.private[:0], 0
+	j := w.private[t]
+	w.privTop = t
+	if t == w.privHead {
+		w.privHead, w.privTop = 0, 0
 	}
 	return j
 }
@@ -169,14 +207,23 @@ func (w *Worker) popOwn() *Job {
 // published, everything older than j was published before it (publication
 // takes the oldest first), and thieves take the oldest public job first,
 // so if j was stolen everything older went before it.
+//
+// Fork paths call TryTakeBack first, which inlines, and TakeBack only if
+// it fails.
 func (w *Worker) TakeBack(j *Job) bool {
-	// Fast path, inlined into every fork: j is still the newest private
-	// job.
-	if n := len(w.private) - 1; n >= w.privHead && w.private[n] == j {
-		w.private = w.private[:n]
+	return w.TryTakeBack(j) || w.takeBackSlow(j)
+}
+
+// TryTakeBack is TakeBack's fast path: it pops j and returns true if j is
+// the newest private job. (Entries below privHead are nil, so finding j at
+// privTop-1 means it is private.) It makes no call, so that it inlines
+// into the fork paths.
+func (w *Worker) TryTakeBack(j *Job) bool {
+	if t := w.privTop - 1; uint(t) < uint(len(w.private)) && w.private[t] == j {
+		w.privTop = t
 		return true
 	}
-	return w.takeBackSlow(j)
+	return false
 }
 
 func (w *Worker) takeBackSlow(j *Job) bool {
@@ -230,7 +277,7 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 	if l.Probe() {
 		return
 	}
-	s := w.reg.sleep
+	s := w.sleep
 	idle := s.StartLooking(w.index)
 	for !l.Probe() {
 		bounded := forJoin && w.helping >= maxHelpDepth
@@ -276,7 +323,7 @@ func (w *Worker) handOffP() {
 		return
 	}
 	w.readiedCaller = false
-	if len(w.private) == w.privHead && w.deque.Len() == 0 {
+	if w.privTop == w.privHead && w.deque.Len() == 0 {
 		goruntime.Gosched()
 	}
 }
