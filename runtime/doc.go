@@ -27,9 +27,13 @@
 // b's, nobody stole it and the worker runs b itself (the common case). Jobs
 // are pushed on a private stack first and only the oldest is kept exposed
 // on the public deque (Worker.Push explains this lazy publication), so the
-// common case costs no atomic read-modify-write at all. If b was stolen, the worker runs other work until the thief sets
-// b's latch; it never blocks its thread while work exists, and if it sleeps
-// the thief wakes it.
+// common case costs no atomic read-modify-write at all; the fast paths
+// (TryPush, TryTakeBack) make no call and inline into every fork. If b was
+// stolen, the worker runs other work until the thief sets b's latch; it
+// never blocks its thread while work exists, and if it sleeps the thief
+// wakes it. Helping nests jobs on the waiting worker's stack; a worker
+// already 64 jobs deep that waits for a stolen half takes no more (see
+// waitUntil, and Rayon issue #854 for what happens otherwise).
 //
 // Jobs that another thread may reach must not live on a goroutine stack:
 // Go moves stacks when they grow, and a thief would then run a stale copy.
@@ -39,6 +43,11 @@
 // returns only after everything it started, including the work it helped
 // with while waiting. A record's latch is reset only when its job was
 // stolen (see Job), so the fork path does not pay an atomic store for it.
+//
+// Join calls a in place, so a need not be on the heap. A goroutine that is
+// no worker must hand a to a worker; JoinOffPool does so by address while
+// the caller waits in a futex system call, where the Go runtime never
+// moves a goroutine's stack (offpool_linux.go gives the argument).
 //
 // # Finding the current worker
 //
