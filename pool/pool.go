@@ -80,6 +80,38 @@ func WithPanicHandler(h func(v any)) Option {
 	return func(c *config) error { c.PanicHandler = h; return nil }
 }
 
+// WithName names the pool in CPU and goroutine profiles: its workers carry
+// the pprof labels spindle.pool=name and spindle.worker=<index>. The
+// default is "pool-N", N counting pools from 1.
+func WithName(name string) Option {
+	return func(c *config) error { c.Name = name; return nil }
+}
+
+// WithTrace makes the pool call f for every steal, every worker that goes
+// to sleep and every sleeping worker woken (see Event). f runs on the pool's
+// threads while they look for work: it must be quick and must not block
+// (append to a buffer, bump a counter). Forks never look at it, and without
+// it the paths that would call it test one nil field.
+func WithTrace(f func(Event)) Option {
+	return func(c *config) error { c.Trace = f; return nil }
+}
+
+// Event is one entry of a pool's trace (WithTrace).
+type Event = runtime.Event
+
+// EventKind says what an Event reports.
+type EventKind = runtime.EventKind
+
+// The kinds of Event.
+const (
+	EventSteal = runtime.EventSteal // Worker took a job from Victim's deque
+	EventSleep = runtime.EventSleep // Worker found no work and is about to block
+	EventWake  = runtime.EventWake  // Worker, blocked, was woken
+)
+
+// WorkerStats are one worker's counts, in Stats.PerWorker.
+type WorkerStats = runtime.WorkerStats
+
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -22,6 +23,14 @@ type Config struct {
 	// does, instead of publishing lazily (see Worker.Push). For
 	// measurements and comparison.
 	EagerPublish bool
+	// Name labels the workers in profiles (pprof label spindle.pool).
+	// Empty means "pool-N", N counting registries from 1.
+	Name string
+	// Trace, if set, receives every steal, sleep and wake-up (see Event),
+	// on the worker concerned (the waker's thread for a wake-up). It must
+	// be quick and must not block; without it those paths test one nil
+	// field, and forks never look at it.
+	Trace func(Event)
 }
 
 // MaxWorkers bounds Config.Workers. Far more threads than CPUs only adds
@@ -37,6 +46,8 @@ type Registry struct {
 	injector     injector
 	panicHandler func(v any)
 	eagerPublish bool
+	name         string
+	trace        func(Event)
 
 	injected atomic.Uint64
 	owner    atomic.Value // what wraps the registry (a *pool.Pool)
@@ -58,7 +69,20 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler, eagerPublish: cfg.EagerPublish}
+	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler, eagerPublish: cfg.EagerPublish,
+		name: cfg.Name, trace: cfg.Trace}
+	if n := registries.Add(1); r.name == "" {
+		r.name = "pool-" + strconv.FormatUint(n, 10)
+	}
+	if t := cfg.Trace; t != nil {
+		r.sleep.Observe(func(worker int, asleep bool) {
+			kind := EventWake
+			if asleep {
+				kind = EventSleep
+			}
+			t(Event{Kind: kind, Worker: worker, Victim: -1})
+		})
+	}
 	r.drained = sync.NewCond(&r.mu)
 	var cpus []int
 	if cfg.Pin {
@@ -102,6 +126,7 @@ func (w *Worker) start(cpu int, started *sync.WaitGroup) {
 		pinThread(cpu)
 	}
 	w.g = currentG()
+	w.setLabels()
 	registerWorker(w)
 	started.Done()
 	returned := false
@@ -213,6 +238,8 @@ type Stats struct {
 	Injected uint64 // jobs submitted from outside the pool
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another
+	// PerWorker has each worker's counts, by index.
+	PerWorker []WorkerStats
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1). Waits for stolen join
 	// halves stop taking other workers' jobs at 64.
@@ -223,7 +250,17 @@ type Stats struct {
 func (r *Registry) Stats() Stats {
 	s := r.sleep.Stats()
 	st := Stats{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
-	for _, w := range r.workers {
+	st.PerWorker = make([]WorkerStats, len(r.workers))
+	for i, w := range r.workers {
+		ws := r.sleep.WorkerStats(i)
+		st.PerWorker[i] = WorkerStats{
+			Executed:    w.executed.Load(),
+			Steals:      w.steals.Load(),
+			StealsEmpty: w.stealsEmpty.Load(),
+			StealsLost:  w.stealsLost.Load(),
+			Sleeps:      ws.Sleeps,
+			Wakeups:     ws.Wakeups,
+		}
 		st.Steals += w.steals.Load()
 		st.Executed += w.executed.Load()
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))

@@ -53,8 +53,10 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 
-	steals   atomic.Uint64
-	executed atomic.Uint64
+	steals      atomic.Uint64
+	executed    atomic.Uint64
+	stealsEmpty atomic.Uint64 // failed steal attempts, by reason
+	stealsLost  atomic.Uint64
 }
 
 // Registry returns the registry the worker belongs to.
@@ -364,9 +366,13 @@ func (w *Worker) steal() *Job {
 			switch res {
 			case deque.Success:
 				w.steals.Add(1)
+				w.traceSteal(v)
 				return j
 			case deque.Retry:
+				w.stealsLost.Add(1)
 				retry = true
+			default:
+				w.stealsEmpty.Add(1)
 			}
 		}
 		if !retry {

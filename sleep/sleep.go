@@ -65,6 +65,23 @@ type Sleep struct {
 
 	sleeps  atomic.Uint64 // times a worker blocked
 	wakeups atomic.Uint64 // times a worker was woken by another
+
+	// observer, if set (before the workers start), hears of every worker
+	// that blocks and every blocked worker woken. See Observe.
+	observer func(worker int, asleep bool)
+}
+
+// Observe makes f hear of every worker that goes to sleep (asleep true,
+// called by that worker just before it blocks) and every sleeping worker
+// that is woken (asleep false, called by the waker). Call it before the
+// workers start. f runs on the pool's hot idle paths: keep it short, and
+// it must not block. Without an observer these paths test one nil field.
+func (s *Sleep) Observe(f func(worker int, asleep bool)) { s.observer = f }
+
+// WorkerStats returns the counts of worker i (0 <= i < the n given to New).
+func (s *Sleep) WorkerStats(i int) Stats {
+	ws := &s.workers[i]
+	return Stats{Sleeps: ws.sleeps.Load(), Wakeups: ws.wakeups.Load()}
 }
 
 const cacheLine = 64
@@ -77,7 +94,9 @@ type workerSleep struct {
 	mu      sync.Mutex
 	blocked bool
 	parker  parker
-	_       [cacheLine - 24]byte
+	sleeps  atomic.Uint64   // times this worker blocked
+	wakeups atomic.Uint64   // times another woke it
+	_       [cacheLine]byte // keep neighbours' locks off this line
 }
 
 // New returns the sleep state of a pool of n workers (1 <= n <= MaxWorkers).
@@ -184,6 +203,10 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	ws.blocked = true
 	ws.mu.Unlock()
 	s.sleeps.Add(1)
+	ws.sleeps.Add(1)
+	if o := s.observer; o != nil {
+		o(st.worker, true)
+	}
 	ws.parker.park()
 	// Whoever woke us cleared blocked and took us off the sleeping count.
 	st.rounds = 0
@@ -247,6 +270,10 @@ func (s *Sleep) WakeWorker(i int) bool {
 	ws.mu.Unlock()
 	ws.parker.unpark()
 	s.wakeups.Add(1)
+	ws.wakeups.Add(1)
+	if o := s.observer; o != nil {
+		o(i, false)
+	}
 	return true
 }
 
