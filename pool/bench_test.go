@@ -3,6 +3,7 @@ package pool_test
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -146,5 +147,30 @@ func BenchmarkIdlePoolCPU(b *testing.B) {
 		used := processCPU() - before
 		b.ReportMetric(100*float64(used)/float64(time.Since(start)), "cpu-%")
 		p.Close()
+	}
+}
+
+// BenchmarkTrace is fib(27) with forkjoin.Call on 2 workers with no trace
+// and with a trace that counts events: the trace hooks sit on the steal and
+// sleep paths only, so the two should not differ measurably (compare with
+// benchstat). It reports events per op for the traced run.
+func BenchmarkTrace(b *testing.B) {
+	for _, traced := range []bool{false, true} {
+		b.Run(fmt.Sprintf("trace=%v", traced), func(b *testing.B) {
+			var events atomic.Int64
+			opts := []pool.Option{pool.WithWorkers(2)}
+			if traced {
+				opts = append(opts, pool.WithTrace(func(pool.Event) { events.Add(1) }))
+			}
+			p, err := pool.New(opts...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			for b.Loop() {
+				p.Run(func() { fibCall(27) })
+			}
+			b.ReportMetric(float64(events.Load())/float64(b.N), "events/op")
+		})
 	}
 }
