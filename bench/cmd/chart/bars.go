@@ -1,0 +1,67 @@
+package main
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// bars draws one horizontal bar per category, from base to the category's
+// value, each labelled at its end. Category i sits at y = i. It is
+// plotter.BarChart's horizontal layout with two differences the charts
+// need: a bar starts at base rather than 0, which a log axis cannot show,
+// and a category without a value (NaN) has no bar.
+type bars struct {
+	values []float64
+	texts  []string // drawn after the end of each bar
+	base   float64
+	width  vg.Length // thickness of a bar
+	offset vg.Length // added to the y of every bar, to set groups side by side
+	color  color.Color
+	font   text.Style
+}
+
+// Plot implements plot.Plotter.
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i, v := range b.values {
+		if math.IsNaN(v) {
+			continue
+		}
+		y := trY(float64(i)) + b.offset
+		x0, x1 := trX(b.base), trX(v)
+		pts := []vg.Point{
+			{X: x0, Y: y - b.width/2}, {X: x0, Y: y + b.width/2},
+			{X: x1, Y: y + b.width/2}, {X: x1, Y: y - b.width/2},
+		}
+		c.FillPolygon(b.color, c.ClipPolygonXY(pts))
+		if i < len(b.texts) {
+			c.FillText(b.font, vg.Point{X: x1 + b.font.Font.Size/3, Y: y}, b.texts[i])
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger: the bars' values and base, and the
+// categories' span.
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = b.base, b.base
+	for _, v := range b.values {
+		if !math.IsNaN(v) {
+			xmin, xmax = min(xmin, v), max(xmax, v)
+		}
+	}
+	return xmin, xmax, -0.5, float64(len(b.values)) - 0.5
+}
+
+// Thumbnail implements plot.Thumbnailer, for the legend.
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{
+		{X: c.Min.X, Y: c.Min.Y}, {X: c.Min.X, Y: c.Max.Y},
+		{X: c.Max.X, Y: c.Max.Y}, {X: c.Max.X, Y: c.Min.Y},
+	}
+	c.FillPolygon(b.color, c.ClipPolygonXY(pts))
+}
