@@ -1,10 +1,13 @@
 package pool_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"log"
+	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -147,6 +150,55 @@ func ExampleWithPanicHandler() {
 	// Output: recovered: disk full
 }
 
+func ExampleWithName() {
+	// The name labels the workers in CPU and goroutine profiles, so that
+	// a profile splits the time by pool and by worker.
+	p, err := pool.New(pool.WithWorkers(2), pool.WithName("indexer"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	var profile bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&profile, 1); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.Contains(profile.String(), `"spindle.pool":"indexer"`))
+	// Output: true
+}
+
+func ExampleWithTrace() {
+	// The trace function runs on the pool's threads: keep it short.
+	var mu sync.Mutex
+	var events []pool.Event
+	p, err := pool.New(pool.WithWorkers(2), pool.WithTrace(func(e pool.Event) {
+		mu.Lock()
+		events = append(events, e)
+		mu.Unlock()
+	}))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p.Run(func() { exSum(exOneToN(1_000_000)) })
+	p.Close()
+
+	// Which events happen depends on the schedule; what they say does not.
+	fromOthers := true
+	mu.Lock()
+	defer mu.Unlock()
+	for _, e := range events {
+		if e.Kind == pool.EventSteal && e.Worker == e.Victim {
+			fromOthers = false
+		}
+	}
+	fmt.Println("every steal from another worker:", fromOthers)
+	fmt.Println(pool.Event{Kind: pool.EventSteal, Worker: 1, Victim: 0})
+	fmt.Println(pool.Event{Kind: pool.EventSleep, Worker: 0, Victim: -1})
+	// Output:
+	// every steal from another worker: true
+	// worker 1 stole from worker 0
+	// worker 0: sleep
+}
+
 func ExamplePool_Workers() {
 	p := exPool(2)
 	defer p.Close()
@@ -262,8 +314,8 @@ func ExamplePool_Stats() {
 	// The counters depend on the schedule; calls from outside the pool
 	// are always injected.
 	st := p.Stats()
-	fmt.Println(st.Workers, st.Injected >= 1)
-	// Output: 2 true
+	fmt.Println(st.Workers, len(st.PerWorker), st.Injected >= 1)
+	// Output: 2 2 true
 }
 
 func ExampleDefault() {
