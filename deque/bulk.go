@@ -38,8 +38,10 @@ import (
 //     thieves exclude each other the same way. The price is that the
 //     owner's every operation is an atomic read-modify-write on a word
 //     thieves write too (on amd64 the same full barrier as the seq-cst
-//     stores ChaseLev's Push and Pop do anyway), and that Pop retries its
-//     CAS when a thief claimed in between.
+//     stores ChaseLev's Push and Pop do anyway), and that a CAS fails
+//     whenever the other side moved its end in between: Pop then retries,
+//     and so does a thief whose top has not moved (another thief's claim
+//     is what makes it return Retry).
 //   - top never decreases, so an index below top is never written again:
 //     the owner writes only at bottom >= top. A thief reads the entries of
 //     its claim after the CAS that made them its own, so entries need no
@@ -219,8 +221,8 @@ func (d *Bulk[T]) Pop() *T {
 
 // Steal removes and returns the oldest item. Any goroutine may call it.
 // It returns (item, Success), (nil, Empty), or (nil, Retry) if another
-// thief or the owner's Pop changed the deque between its load and its
-// CAS.
+// thief claimed items first (or, rarely, if the owner kept changing bottom
+// through several attempts).
 func (d *Bulk[T]) Steal() (*T, StealResult) {
 	var one [1]*T
 	n, res := d.steal(one[:], func(int) int { return 1 })
@@ -232,7 +234,7 @@ func (d *Bulk[T]) Steal() (*T, StealResult) {
 
 // StealBatch removes the min(len(dst), Len()) oldest items with one CAS and
 // stores them in dst, oldest first. It returns how many, with Success, or
-// 0 with Empty (nothing there, or len(dst) == 0) or Retry (it lost a race;
+// 0 with Empty (nothing there, or len(dst) == 0) or Retry (as for Steal;
 // nothing taken). Any goroutine may call it.
 func (d *Bulk[T]) StealBatch(dst []*T) (int, StealResult) {
 	return d.steal(dst, func(n int) int { return n })
@@ -257,16 +259,28 @@ func (d *Bulk[T]) steal(dst []*T, want func(n int) int) (int, StealResult) {
 	// of any index we can claim (see the type's invariants).
 	h := d.hint.Load()
 	w := d.ends.Load()
-	t, b := bulkEnds(w)
-	n := int(b - t)
-	if n == 0 || len(dst) == 0 {
-		return 0, Empty
-	}
-	k := min(max(want(n), 1), n, len(dst))
-	// Only the low half changes; top+k may wrap modulo 2^32 but must not
-	// carry into bottom.
-	if !d.ends.CompareAndSwap(w, w&^math.MaxUint32|uint64(t+uint32(k))) {
-		return 0, Retry
+	t, _ := bulkEnds(w)
+	var k int
+	for try := 0; ; try++ {
+		_, b := bulkEnds(w)
+		n := int(b - t)
+		if n == 0 || len(dst) == 0 {
+			return 0, Empty
+		}
+		k = min(max(want(n), 1), n, len(dst))
+		// Only the low half changes; top+k may wrap modulo 2^32 but
+		// must not carry into bottom.
+		if d.ends.CompareAndSwap(w, w&^math.MaxUint32|uint64(t+uint32(k))) {
+			break
+		}
+		// Both ends share the word, so the CAS also fails when only
+		// the owner moved bottom. Then nobody took what we saw: look
+		// again (a few times; the owner may keep pushing). If top
+		// moved, another thief won the race.
+		w = d.ends.Load()
+		if nt, _ := bulkEnds(w); nt != t || try == 3 {
+			return 0, Retry
+		}
 	}
 	// [top, top+k) is ours. Recover the full index of top from the hint,
 	// which is at most a few segments behind.
