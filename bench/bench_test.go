@@ -62,10 +62,10 @@ func (f *family) run(impl string, workers int, body func(b *testing.B)) {
 	})
 }
 
-// onPool runs body with a pool of the given number of workers, which it
-// closes afterwards.
-func onPool(b *testing.B, workers int, body func(p *pool.Pool)) {
-	p, err := pool.New(pool.WithWorkers(workers))
+// onPool runs body with a pool of the given number of workers (and
+// options), which it closes afterwards.
+func onPool(b *testing.B, workers int, body func(p *pool.Pool), opts ...pool.Option) {
+	p, err := pool.New(append([]pool.Option{pool.WithWorkers(workers)}, opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -26,6 +26,11 @@ type Config struct {
 	// Name labels the workers in profiles (pprof label spindle.pool).
 	// Empty means "pool-N", N counting registries from 1.
 	Name string
+	// Deque, if set, makes each worker's public deque with it instead of
+	// a deque.ChaseLev, and turns lazy publication off (every job goes to
+	// that deque at once, as in Rayon). For research: comparing deque
+	// algorithms inside the runtime.
+	Deque func() deque.Deque[Job]
 	// Trace, if set, receives every steal, sleep and wake-up (see Event),
 	// on the worker concerned (the waker's thread for a wake-up). It must
 	// be quick and must not block; without it those paths test one nil
@@ -99,6 +104,10 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			private:      make([]*Job, 64),
 			eagerPublish: cfg.EagerPublish,
 			sleep:        r.sleep,
+		}
+		if cfg.Deque != nil {
+			w.variant = cfg.Deque()
+			w.eagerPublish = true
 		}
 		w.terminate.owner = w
 		r.workers[i] = w

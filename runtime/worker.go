@@ -18,7 +18,12 @@ type Worker struct {
 	index int
 	g     uintptr // currentG of the worker goroutine; the worker table's key
 	deque *deque.ChaseLev[Job]
-	rng   uint64 // xorshift state for choosing victims
+	// variant, when set (Config.Deque), replaces deque as the public
+	// deque, for comparing deque algorithms inside the runtime. The
+	// worker then publishes every job at once (eagerPublish), so the fork
+	// fast path, which reads deque, is never taken.
+	variant deque.Deque[Job]
+	rng     uint64 // xorshift state for choosing victims
 
 	// private[privHead:privTop] are the jobs this worker pushed but has
 	// not yet published to its deque, oldest first. See Push. len(private)
@@ -142,20 +147,26 @@ func (w *Worker) pushSlow(j *Job) {
 	}
 	w.private[w.privTop] = j
 	w.privTop++
-	if w.eagerPublish || w.deque.Len() == 0 || w.sleep.Looking() {
+	if w.eagerPublish || w.publicLen() == 0 || w.sleep.Looking() {
 		w.publishOldest()
 	}
 }
 
-// publishOldest moves the oldest private job to the public deque.
+// publishOldest moves the oldest private job to the public deque. If a
+// bounded variant deque is full, the job stays private: this worker takes
+// it back or runs it like any private job.
 func (w *Worker) publishOldest() {
 	j := w.private[w.privHead]
+	wasEmpty := w.publicLen() == 0
+	if !w.publicPush(j) {
+		return
+	}
+	w.sleep.NewInternalJobs(1, wasEmpty)
 	w.private[w.privHead] = nil
 	w.privHead++
 	if w.privHead == w.privTop {
 		w.privHead, w.privTop = 0, 0
 	}
-	w.pushPublic(j)
 }
 
 // pushPublic puts j on the public deque at once and announces it to idle
@@ -169,10 +180,48 @@ func (w *Worker) publishOldest() {
 // a spawn's allocation. Jobs published this way may be newer than private
 // ones; TakeBack only relies on a published join job being older than
 // every private job, which publishOldest still guarantees.
+//
+// If a bounded variant deque is full, j goes to the injector instead,
+// where every worker finds it too.
 func (w *Worker) pushPublic(j *Job) {
-	wasEmpty := w.deque.Len() == 0
-	w.deque.Push(j)
+	wasEmpty := w.publicLen() == 0
+	if !w.publicPush(j) {
+		w.reg.inject(j)
+		return
+	}
 	w.sleep.NewInternalJobs(1, wasEmpty)
+}
+
+// The public deque's operations, on the variant if there is one.
+
+func (w *Worker) publicLen() int {
+	if w.variant != nil {
+		return w.variant.Len()
+	}
+	return w.deque.Len()
+}
+
+func (w *Worker) publicPush(j *Job) bool {
+	if w.variant != nil {
+		return w.variant.TryPush(j)
+	}
+	w.deque.Push(j)
+	return true
+}
+
+func (w *Worker) publicPop() *Job {
+	if w.variant != nil {
+		return w.variant.Pop()
+	}
+	return w.deque.Pop()
+}
+
+// stealFrom is a thief's steal from w's public deque.
+func (w *Worker) stealFrom() (*Job, deque.StealResult) {
+	if w.variant != nil {
+		return w.variant.Steal()
+	}
+	return w.deque.Steal()
 }
 
 // popPrivate takes the newest private job, or returns nil.
@@ -194,7 +243,7 @@ func (w *Worker) popOwn() *Job {
 	if j := w.popPrivate(); j != nil {
 		return j
 	}
-	return w.deque.Pop()
+	return w.publicPop()
 }
 
 // TakeBack is the second half of a fork: after the caller ran its own half,
@@ -325,7 +374,7 @@ func (w *Worker) handOffP() {
 		return
 	}
 	w.readiedCaller = false
-	if w.privTop == w.privHead && w.deque.Len() == 0 {
+	if w.privTop == w.privHead && w.publicLen() == 0 {
 		goruntime.Gosched()
 	}
 }
@@ -362,7 +411,7 @@ func (w *Worker) steal() *Job {
 			if v == w.index {
 				continue
 			}
-			j, res := workers[v].deque.Steal()
+			j, res := workers[v].stealFrom()
 			switch res {
 			case deque.Success:
 				w.steals.Add(1)

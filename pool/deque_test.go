@@ -1,0 +1,62 @@
+package pool_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
+)
+
+// Every deque kind runs the same work correctly: forks (forkjoin.Call and
+// pool.Join), spawned tasks, and a panic carried to the caller.
+func TestEveryDequeKindRunsTheWork(t *testing.T) {
+	for _, kind := range pool.DequeKinds() {
+		for _, workers := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%v/workers=%d", kind, workers), func(t *testing.T) {
+				p := newPool(t, pool.WithWorkers(workers), pool.WithDeque(kind))
+				watchdog(t, func() {
+					var got int
+					p.Run(func() { got = fibCall(18) })
+					assert.Equal(t, 2584, got, "fib(18) with forkjoin.Call")
+
+					p.Run(func() { got = fib(16) })
+					assert.Equal(t, 987, got, "fib(16) with pool.Join")
+
+					var ran atomic.Int64
+					p.Scope(func(s *pool.Scope) {
+						for range 5000 { // more than a bounded deque holds
+							s.Spawn(func(*pool.Scope) { ran.Add(1) })
+						}
+					})
+					assert.Equal(t, int64(5000), ran.Load(), "spawned tasks")
+
+					v := recoverValue(func() {
+						p.Run(func() { forkjoin.Do(func(i int) { panicAt(i, 7) }, 3, 7) })
+					})
+					var pe *pool.PanicError
+					require.ErrorAs(t, v.(error), &pe)
+					assert.Equal(t, "at 7", pe.Value)
+				})
+			})
+		}
+	}
+}
+
+func panicAt(i, at int) {
+	if i == at {
+		panic(fmt.Sprintf("at %d", at))
+	}
+}
+
+func TestWithDequeRejectsUnknownKind(t *testing.T) {
+	_, err := pool.New(pool.WithDeque(pool.DequeKind(99)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pool.WithDeque(99)")
+	assert.Equal(t, "DequeKind(99)", pool.DequeKind(99).String())
+	assert.Equal(t, "bwos", pool.DequeBWoS.String())
+}
