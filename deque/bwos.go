@@ -65,14 +65,18 @@ type BWoS[T any] struct {
 	thief atomic.Int64
 	_     [cacheLinePad - 8]byte
 
-	// The rest is the owner's: thieves read only blocks and blockSize,
-	// which never change after NewBWoS.
+	// Read by everyone, written only by NewBWoS: kept off the line of
+	// the owner's position, which changes on every Push and Pop and would
+	// otherwise be pulled away from the owner by every Steal.
 	blocks    []bwosBlock[T]
 	blockSize int
-	cur       *bwosBlock[T] // the owner's current block, number owner
-	owner     int64
-	lo, hi    int // the owner's items are cur.entries[lo:hi]
-	_         [cacheLinePad]byte
+	_         [cacheLinePad - 32]byte
+
+	// The owner's, and only the owner's.
+	cur    *bwosBlock[T] // the owner's current block, number owner
+	owner  int64
+	lo, hi int // the owner's items are cur.entries[lo:hi]
+	_      [cacheLinePad]byte
 }
 
 // bwosBlock is one block of the ring. The first cache-line pair holds what

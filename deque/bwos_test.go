@@ -127,12 +127,15 @@ func TestBWoSOwnerFastPathIsPlain(t *testing.T) {
 	assert.Equal(t, before, words())
 }
 
-// TestBWoSLayout checks the padding: thief on its own lines, and in each
-// block the thieves' words apart from the owner's fields.
+// TestBWoSLayout checks the padding: thief on its own lines, the fields
+// every Steal reads apart from the owner's position, and in each block the
+// thieves' words apart from the owner's fields.
 func TestBWoSLayout(t *testing.T) {
 	var d BWoS[int]
 	assert.GreaterOrEqual(t, unsafe.Offsetof(d.thief), uintptr(cacheLinePad))
 	assert.GreaterOrEqual(t, unsafe.Offsetof(d.blocks)-unsafe.Offsetof(d.thief), uintptr(cacheLinePad))
+	assert.GreaterOrEqual(t, unsafe.Offsetof(d.cur)-unsafe.Offsetof(d.blocks), uintptr(cacheLinePad),
+		"what thieves read is off the owner's line")
 	assert.GreaterOrEqual(t, unsafe.Sizeof(d)-unsafe.Offsetof(d.hi), uintptr(cacheLinePad))
 	var b bwosBlock[int]
 	assert.GreaterOrEqual(t, unsafe.Offsetof(b.entries)-unsafe.Offsetof(b.consumed), uintptr(cacheLinePad-8))
