@@ -7,12 +7,15 @@ import (
 
 // sampler keeps a uniform random sample of at most maxSamples latencies,
 // timing one call in every sampleEvery (reservoir sampling). One
-// goroutine owns each sampler.
+// goroutine owns each sampler; the padding keeps samplers of different
+// goroutines off each other's cache lines.
 type sampler struct {
+	_       [128]byte
 	calls   uint64
 	seen    uint64 // timed calls so far
 	samples []int64
 	rng     uint64
+	_       [128]byte
 }
 
 const (
