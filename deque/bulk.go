@@ -48,12 +48,19 @@ import (
 //     atomics; the owner's plain writes before its publishing add
 //     happen before any thief's read, through the word.
 //   - Segments are appended by the owner, linked by atomic next pointers
-//     published before any index in them, and never reused once an index
-//     in them has been published (except a spare segment past bottom that
-//     no index ever reached). Thieves find segments through hint, which
-//     is never past the segment holding top, and walk forward. The
-//     garbage collector frees segments that neither the hint nor the
-//     owner's back links reach; the owner cuts its back links below top.
+//     published before any index in them. The owner rewrites a segment's
+//     entries only at bottom, and a segment it popped back out of (a
+//     spare, kept linked after its current one for its next pushes) has
+//     never had an index claimed: popping its first index needed top at
+//     or below it, and top never decreases. Thieves find segments
+//     through hint, which is never past the segment holding top, and
+//     walk forward, never past bottom. The owner cuts its back links
+//     below top, and the garbage collector frees the segments that
+//     neither the hint nor those links reach. Like ChaseLev's ring, the
+//     spares keep the memory of the deque's largest size; unlike it, the
+//     deque allocates a new segment whenever bottom moves past the
+//     furthest one, which steals make it do once per segment of items
+//     stolen.
 type Bulk[T any] struct {
 	_ [cacheLinePad]byte
 
@@ -153,8 +160,8 @@ func (d *Bulk[T]) PushBatch(items []*T) {
 	d.ends.Add(uint64(n) << 32)
 }
 
-// forward moves the owner into the segment after its full one, linking a
-// new one if there is no spare, and cuts the owner's back links below top.
+// forward moves the owner into the segment after its full one, a spare or
+// a new one, and cuts the owner's back links below top.
 func (d *Bulk[T]) forward() {
 	top := d.topIndex()
 	if d.bottom-top >= maxCapacity {
@@ -207,11 +214,8 @@ func (d *Bulk[T]) Pop() *T {
 	if d.bottom < d.seg.base {
 		// Back into the previous segment, which holds index bottom >=
 		// top, so the owner has not cut it. The segment left behind
-		// stays linked as a spare for the next forward; any spare after
-		// it is dropped, so at most one is kept.
-		spare := d.seg
-		d.seg = spare.prev
-		spare.next.Store(nil)
+		// stays linked as a spare for the next forward.
+		d.seg = d.seg.prev
 	}
 	i := d.bottom - d.seg.base
 	v := d.seg.items[i]

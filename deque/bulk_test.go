@@ -109,7 +109,7 @@ func TestBulkPushBatchNilPanics(t *testing.T) {
 }
 
 // TestBulkSegments checks the owner's segment bookkeeping: an owner that
-// pops back and pushes forward across a boundary reuses the spare segment
+// pops back and pushes forward across boundaries reuses the spare segments
 // instead of allocating, and once thieves have taken whole segments the
 // owner's back links no longer reach them.
 func TestBulkSegments(t *testing.T) {
@@ -122,6 +122,16 @@ func TestBulkSegments(t *testing.T) {
 		d.Push(items[3]) // forward into the spare
 		d.Push(items[4])
 	}))
+	d.PushBatch(items[5:17]) // five segments
+	assert.Zero(t, testing.AllocsPerRun(100, func() {
+		for d.Len() > 1 {
+			d.Pop() // back to the first segment
+		}
+		d.PushBatch(items[1:17]) // forward through four spares
+	}), "the spares are kept")
+	for d.Pop() != nil {
+	}
+	d.PushBatch(items[:5])
 
 	d.PushBatch(items[5:40]) // ten segments
 	buf := make([]*int, 64)
