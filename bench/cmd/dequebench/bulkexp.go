@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"text/tabwriter"
 	"time"
 
@@ -88,7 +89,7 @@ func timePushes(d time.Duration, overhead float64, cfg config, mk func() deque.D
 			}
 		}
 	}
-	sinkHole += sink
+	runtime.KeepAlive(sink)
 	return summarize(overhead, s)
 }
 
@@ -114,6 +115,3 @@ func timeSteals(d time.Duration, overhead float64, pool []*item, q deque.Deque[i
 	}
 	return summarize(overhead, s)
 }
-
-// sinkHole keeps consume's results alive.
-var sinkHole int

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"text/tabwriter"
@@ -154,7 +155,13 @@ func measure(name string, cfg config) *thesisResult {
 	done.Wait()
 
 	// Everyone has stopped; done.Wait synchronizes with them, so even
-	// BWoS's owner-only Len is safe here.
+	// BWoS's owner-only Len is safe here. The sinks keep consume's reads
+	// from being optimized away.
+	sink := r.owner.sink
+	for _, s := range r.stealers {
+		sink += s.sink
+	}
+	runtime.KeepAlive(sink)
 	r.remaining = d.Len()
 	for d.Pop() != nil {
 		r.drained++
