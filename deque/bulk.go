@@ -24,8 +24,8 @@ import (
 //
 //   - Logical indices top <= bottom delimit the items, [top, bottom), as in
 //     ChaseLev. Both live in one 64-bit word, ends: bottom in the high 32
-//     bits, top in the low 32, each modulo 2^32 (the deque never holds
-//     2^30 items or more, so bottom-top is unambiguous).
+//     bits, top in the low 32, each modulo 2^32 (pushes panic once the
+//     deque holds about 2^30 items, so bottom-top is unambiguous).
 //   - The owner changes ends only to move bottom: Push and PushBatch by an
 //     atomic add, Pop by a CAS that also checks top < bottom. Thieves
 //     change ends only by a CAS that moves top forward by the number of
@@ -61,6 +61,13 @@ import (
 //     deque allocates a new segment whenever bottom moves past the
 //     furthest one, which steals make it do once per segment of items
 //     stolen.
+//
+// The orderings come from Go's atomics being sequentially consistent, as
+// everywhere in this package, but Bulk needs little of it: that each add
+// and CAS on ends is atomic, and that a load of ends that observes an add
+// (or a later value) is synchronized after it, so the entries and segment
+// links the owner wrote before publishing are visible to the thief that
+// claims them.
 type Bulk[T any] struct {
 	_ [cacheLinePad]byte
 

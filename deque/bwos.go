@@ -56,6 +56,19 @@ import (
 //     its own. This is the one place where the owner can wait for a
 //     thief: when it reuses a block (moving forward into it) while a
 //     thief that claimed one of its entries has not yet read it.
+//   - A thief loads thief, then the block's word, then thief again, and
+//     uses the word only if thief has not moved: the owner moves thief
+//     past a block before it closes and reuses the block's slot, so a
+//     word read between two equal loads of thief is that block's.
+//
+// The orderings come from Go's atomics being sequentially consistent: all
+// of them fall in one total order, and a load that observes a store is
+// synchronized after it. A grant is a store after the owner's plain
+// writes of the entries, so a thief that loads the granted word sees
+// them; a thief's consumed increment follows its plain read of the entry,
+// so an owner that loads the incremented count may overwrite it; and the
+// checks above ("before it closes", "between two loads") are statements
+// about that single order.
 type BWoS[T any] struct {
 	_ [cacheLinePad]byte
 
