@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"regexp"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +26,7 @@ func TestRunAllVariants(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errs bytes.Buffer
-			status := run(args, &out, &errs)
+			status := runWithWatchdog(t, func() int { return run(args, &out, &errs) })
 			t.Log(out.String())
 			require.Zero(t, status, "exit status; stderr: %s", errs.String())
 			lines := consistencyLine.FindAllStringSubmatch(out.String(), -1)
@@ -42,6 +44,27 @@ func TestRunAllVariants(t *testing.T) {
 	}
 }
 
+// runWithWatchdog runs body (a benchmark run, with goroutines of its own)
+// and returns its result, or fails the test with every goroutine's stack
+// if it has not returned within a minute: a hang, never a slow machine
+// (the runs here last well under a second).
+func runWithWatchdog(t *testing.T, body func() int) int {
+	t.Helper()
+	done := make(chan int, 1)
+	go func() { done <- body() }()
+	timer := time.NewTimer(time.Minute)
+	defer timer.Stop()
+	select {
+	case status := <-done:
+		return status
+	case <-timer.C:
+		var buf bytes.Buffer
+		_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
+		t.Fatalf("benchmark run still going after a minute; goroutines:\n%s", buf.String())
+		return -1
+	}
+}
+
 func indexOf(s []string, x string) int {
 	for i, v := range s {
 		if v == x {
@@ -53,7 +76,10 @@ func indexOf(s []string, x string) int {
 
 func TestRunBulkExperiments(t *testing.T) {
 	var out, errs bytes.Buffer
-	require.Zero(t, run([]string{"-exp", "bulk", "-duration", "20ms", "-capacity", "256"}, &out, &errs), errs.String())
+	status := runWithWatchdog(t, func() int {
+		return run([]string{"-exp", "bulk", "-duration", "20ms", "-capacity", "256"}, &out, &errs)
+	})
+	require.Zero(t, status, errs.String())
 	s := out.String()
 	t.Log(s)
 	for _, want := range []string{"Bulk.PushBatch", "ChaseLev B×Push", "Bulk.StealFraction", "60%"} {
