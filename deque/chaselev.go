@@ -294,10 +294,6 @@ func (d *ChaseLev[T]) Steal() (*T, StealResult) {
 // that may be stale by the time it returns. It is never negative, although
 // bottom is briefly top-1 inside Pop and thieves may advance top between
 // the two loads.
-// Empty reports whether the deque held no item at the moment of the read
-// (like Len() == 0, with fewer instructions for the owner's fork path).
-func (d *ChaseLev[T]) Empty() bool { return d.top.Load() >= d.bottom.Load() }
-
 func (d *ChaseLev[T]) Len() int {
 	t := d.top.Load()
 	b := d.bottom.Load()
@@ -306,3 +302,7 @@ func (d *ChaseLev[T]) Len() int {
 	}
 	return int(b - t)
 }
+
+// Empty reports whether the deque held no item at the moment of the read
+// (like Len() == 0, with fewer instructions for the owner's fork path).
+func (d *ChaseLev[T]) Empty() bool { return d.top.Load() >= d.bottom.Load() }
