@@ -369,4 +369,31 @@
 // were stolen, and the garbage collector's work lands on some of the timed
 // steals. Keeping popped-back segments as spares (the earlier set did not)
 // took PushBatch's p99 at B = 1024 from 26 µs to 1 µs.
+//
+// # Variants inside the runtime
+//
+// pool.WithDeque runs a pool on any variant; every kind but the default
+// then publishes each fork to its deque, as the thesis's runtimes do.
+// BenchmarkDequeKinds in package bench runs the fib and quicksort workloads
+// on each (medians of 3, same machine, quiet):
+//
+//	go test -run '^$' -bench DequeKinds -benchtime 5x -count 3 ./bench -fibn 30 -qsn 2000000
+//
+//	deque            fib(30) 1 worker  2 workers   quicksort 2M 1 worker  2 workers
+//	chaselev (lazy)        23.2 ms      14.2 ms          140.4 ms         71.8 ms
+//	chaselev-eager         61.8 ms      29.8 ms          139.4 ms         74.8 ms
+//	abp                    52.1 ms      30.7 ms          141.1 ms         76.2 ms
+//	bwos                   50.0 ms      72.8 ms          145.0 ms        160.7 ms
+//	locked                 88.2 ms      32.1 ms          149.5 ms         77.8 ms
+//	bulk                   53.6 ms      30.3 ms          190.8 ms         81.1 ms
+//
+// On fib, where a fork is the whole cost, publishing every fork costs more
+// than the choice of deque: lazy publication is 2 to 3 times faster than
+// any eager variant. Among eager ones, BWoS's lock-free owner path makes it
+// the fastest at 1 worker, but at 2 it is the slowest: a thief cannot take
+// jobs in the block the owner is using, and fork-join keeps few jobs
+// queued, so the second worker mostly finds nothing and the run is slower
+// than on one worker. Locked pays a mutex per fork alone but little more
+// with a thief. Quicksort forks rarely relative to its work, so every deque
+// but BWoS does about equally.
 package deque
