@@ -307,6 +307,7 @@ func TestReliabilityPanicValues(t *testing.T) {
 		pe := catchPanicError(t, func() {
 			p.Join(func() {}, func() {
 				var m map[string]int
+				//lint:ignore SA5000 the runtime error is the point
 				m["x"] = 1 // runtime error: assignment to entry in nil map
 			})
 		})

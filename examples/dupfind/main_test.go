@@ -180,7 +180,6 @@ func TestEmptyRoot(t *testing.T) {
 
 // faultyFS fails some calls of the real file system.
 type faultyFS struct {
-	osFS
 	badDir  string // ReadDir lists its first entry, then fails
 	badFile string // Open fails
 	growing string // reads one byte more than the file holds
