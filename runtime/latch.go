@@ -24,6 +24,6 @@ func (l *Latch) Reset() { l.core.Reset() }
 func (l *Latch) Set() {
 	w := l.owner
 	if l.core.Set() {
-		w.reg.sleep.WakeWorker(w.index)
+		w.sleep.WakeWorker(w.index)
 	}
 }

@@ -50,7 +50,6 @@ type Registry struct {
 	sleep        *sleep.Sleep
 	injector     injector
 	panicHandler func(v any)
-	eagerPublish bool
 	name         string
 	trace        func(Event)
 
@@ -74,7 +73,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler, eagerPublish: cfg.EagerPublish,
+	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace}
 	if n := registries.Add(1); r.name == "" {
 		r.name = "pool-" + strconv.FormatUint(n, 10)
