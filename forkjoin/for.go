@@ -1,5 +1,11 @@
 package forkjoin
 
+import (
+	"math"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
 // forTask is one piece of a For: the range [lo, hi) still to cover, and
 // what covers it. It is the argument of Do, copied into the worker's frame
 // when forked, so For allocates nothing per fork.
@@ -14,11 +20,14 @@ type forTask struct {
 // one that makes about 8 chunks per worker of the current pool. If
 // lo >= hi, body is never called.
 //
-// The range is halved recursively (forkjoin.Do) until a piece holds at
-// most grain indices, so chunks hold between about grain/2 and grain
-// indices. A range that is a single chunk runs on the calling goroutine.
-// A panic in body is re-raised as a *pool.PanicError once every chunk
-// that started has finished.
+// The chunks are [lo, lo+grain), [lo+grain, lo+2*grain), ... (the last
+// may be shorter), queued as one bulk spawn: the calling worker runs them
+// in order and, whenever another worker is idle, hands it about half of
+// the chunks it has left, with one publication (see the bulk spawning
+// notes in package runtime). A range that is a single chunk runs on the
+// calling goroutine. Every chunk runs even if body panics in another; once
+// all have finished, the panic of the lowest chunk that panicked (the one
+// a serial loop would meet first) is re-raised as a *pool.PanicError.
 func For(lo, hi, grain int, body func(lo, hi int)) {
 	if body == nil {
 		nilFunc("forkjoin.For")
@@ -32,10 +41,27 @@ func For(lo, hi, grain int, body func(lo, hi int)) {
 	if grain <= 0 {
 		grain = autoGrain(n)
 	}
-	topDo(forRange, forTask{lo, hi, grain, body}, n > uint(grain))
+	topDo(forChunks, forTask{lo, hi, grain, body}, n > uint(grain))
 }
 
-// forRange covers t's range: one chunk if it holds at most t.grain
+// forChunks covers t's range as a bulk spawn of its chunks, or as one
+// chunk if it holds at most t.grain indices.
+func forChunks(t forTask) {
+	n := uint(t.hi) - uint(t.lo)
+	if n <= uint(t.grain) {
+		t.body(t.lo, t.hi)
+		return
+	}
+	if (n-1)/uint(t.grain) >= math.MaxInt {
+		// More chunks than an int counts (grain 1 over most of the int
+		// range): halve instead.
+		forRange(t)
+		return
+	}
+	runtime.CurrentWorker().ForChunks(t.lo, t.hi, t.grain, t.body)
+}
+
+// forRange covers t's range by halving: one chunk if it holds at most t.grain
 // indices (so every chunk is non-empty and within the grain), else its two
 // halves, possibly in parallel.
 func forRange(t forTask) {

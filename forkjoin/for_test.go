@@ -1,6 +1,7 @@
 package forkjoin_test
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -26,7 +27,7 @@ func recordFor(lo, hi, grain int) (chunks []chunk, workers int) {
 		chunks = append(chunks, chunk{l, h})
 		mu.Unlock()
 	})
-	slices.SortFunc(chunks, func(a, b chunk) int { return a.lo - b.lo })
+	slices.SortFunc(chunks, func(a, b chunk) int { return cmp.Compare(a.lo, b.lo) })
 	return chunks, workers
 }
 

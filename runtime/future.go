@@ -174,9 +174,18 @@ func (f *Future) Wait() {
 // pushes a waiter with a latch it owns and helps in WaitUntil until the
 // completer sets it.
 func (w *Worker) waitFuture(f *Future) {
+	round := 0
 	for !f.Ready() {
-		if j := w.popOwn(); j != nil {
+		if j := w.popPrivate(); j != nil {
 			w.execute(j)
+			continue
+		}
+		if j := w.publicPop(); j != nil {
+			if w.admit(j) {
+				w.execute(j)
+			} else {
+				round = w.runAbove(j.level(), round)
+			}
 			continue
 		}
 		n := &futureWaiter{latch: Latch{owner: w}}

@@ -33,3 +33,10 @@ func (j *Job) Init(r Runner, owner *Worker) {
 }
 
 func (j *Job) run() { j.runner.Run() }
+
+// level returns j's priority level (0 for joins and plain spawns; see
+// priority.go).
+func (j *Job) level() int { return int(j.Latch.level) }
+
+// setLevel sets j's priority level, before j is queued.
+func (j *Job) setLevel(l int) { j.Latch.level = uint8(l) }

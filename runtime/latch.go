@@ -6,7 +6,11 @@ import "github.com/spindle-go/spindle/sleep"
 // other work meanwhile, see Worker.WaitUntil). The worker that waits is its
 // owner; if the owner fell asleep waiting, Set wakes it.
 type Latch struct {
-	core  sleep.Latch
+	core sleep.Latch
+	// level is the priority level of the Job this latch is part of (see
+	// Job.level). It lives here because it fits in the padding after core,
+	// keeping Job at four words.
+	level uint8
 	owner *Worker
 }
 

@@ -61,6 +61,9 @@ type WorkerStats struct {
 	StealsLost  uint64 // steal attempts that lost a race for an item (deque.Retry)
 	Sleeps      uint64 // times it blocked
 	Wakeups     uint64 // times another thread woke it
+	// StealsByLevel splits Steals by priority level.
+	StealsByLevel [MaxPriority + 1]uint64
+	Inversions    uint64 // tasks it started while a higher level was queued
 }
 
 // String returns the counts on one line, for logs.
@@ -68,6 +71,9 @@ func (s Stats) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d workers: executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
 		s.Workers, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
+	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
+		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
+	}
 	for i, w := range s.PerWorker {
 		fmt.Fprintf(&b, "\n  worker %d: executed %d, steals %d (failed: %d empty, %d lost), sleeps %d, wakeups %d",
 			i, w.Executed, w.Steals, w.StealsEmpty, w.StealsLost, w.Sleeps, w.Wakeups)

@@ -36,6 +36,9 @@ type Config struct {
 	// be quick and must not block; without it those paths test one nil
 	// field, and forks never look at it.
 	Trace func(Event)
+	// Priority is how strictly workers follow the priority levels of
+	// spawned tasks (see PriorityPolicy).
+	Priority PriorityPolicy
 }
 
 // MaxWorkers bounds Config.Workers. Far more threads than CPUs only adds
@@ -49,6 +52,7 @@ type Registry struct {
 	workers      []*Worker
 	sleep        *sleep.Sleep
 	injector     injector
+	prio         prioState
 	panicHandler func(v any)
 	name         string
 	trace        func(Event)
@@ -87,6 +91,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			t(Event{Kind: kind, Worker: worker, Victim: -1})
 		})
 	}
+	if err := r.prio.init(cfg.Priority, cfg.Workers); err != nil {
+		return nil, err
+	}
 	r.drained = sync.NewCond(&r.mu)
 	var cpus []int
 	if cfg.Pin {
@@ -107,6 +114,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
 			w.eagerPublish = true
+		}
+		for l := range w.levels {
+			w.levels[l] = deque.NewChaseLev[Job](64)
 		}
 		w.terminate.owner = w
 		r.workers[i] = w
@@ -174,6 +184,10 @@ func (r *Registry) inject(j *Job) {
 	wasEmpty := r.injector.push(j)
 	r.sleep.NewInjectedJobs(1, wasEmpty)
 }
+
+// hasInjected reports whether any injector holds a job: the sleep
+// protocol's last check before a worker blocks.
+func (r *Registry) hasInjected() bool { return r.injector.nonEmpty() || r.prio.hasInjected() }
 
 // enter admits a call from outside the pool, or panics with ErrClosed.
 func (r *Registry) enter(call string) {
@@ -252,6 +266,12 @@ type Stats struct {
 	// waiting (its main loop's job counts as 1). Waits for stolen join
 	// halves stop taking other workers' jobs at 64.
 	MaxHelpDepth int
+	// StealsByLevel splits Steals by the priority level of the stolen job
+	// (0: joins and plain spawns).
+	StealsByLevel [MaxPriority + 1]uint64
+	// Inversions counts tasks started while a task of a higher priority
+	// level was queued, where a worker could see it (see PriorityPolicy).
+	Inversions uint64
 }
 
 // Stats returns a snapshot of the counts.
@@ -266,11 +286,18 @@ func (r *Registry) Stats() Stats {
 			Steals:      w.steals.Load(),
 			StealsEmpty: w.stealsEmpty.Load(),
 			StealsLost:  w.stealsLost.Load(),
+			Inversions:  w.inversions.Load(),
 			Sleeps:      ws.Sleeps,
 			Wakeups:     ws.Wakeups,
 		}
 		st.Steals += w.steals.Load()
 		st.Executed += w.executed.Load()
+		st.Inversions += w.inversions.Load()
+		for l := range w.levelSteals {
+			n := w.levelSteals[l].Load()
+			st.PerWorker[i].StealsByLevel[l] = n
+			st.StealsByLevel[l] += n
+		}
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
 	return st

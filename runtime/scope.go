@@ -1,6 +1,9 @@
 package runtime
 
-import "sync/atomic"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
 // Scope lets a task spawn any number of tasks that may outlive the spawning
 // function but not the scope: Registry.Scope returns only when the scope's
@@ -37,32 +40,92 @@ func (s *Scope) finish(pe *PanicError) {
 }
 
 // Spawn runs f(s) as a task of the scope, possibly in parallel with the
-// caller.
+// caller. It is SpawnPriority at level 0, the level of joins.
 //
 // Spawn must be called while the scope is running: from its body, from a
 // task spawned on it, or from a goroutine they wait for. A call after the
 // scope finished is a programming error and panics.
-func (s *Scope) Spawn(f func(s *Scope)) {
+func (s *Scope) Spawn(f func(s *Scope)) { s.spawn("pool.Scope.Spawn", 0, f) }
+
+// SpawnPriority is Spawn for a task of the given priority level, from 0
+// (Spawn's) to MaxPriority (most urgent). Workers start queued tasks of
+// higher levels before lower ones, as the registry's PriorityPolicy says.
+func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
+	s.spawn("pool.Scope.SpawnPriority", level, f)
+}
+
+func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
+	checkLevel(call, level)
+	if f == nil {
+		panic(call + ": nil function")
+	}
+	s.reserve(call)
+	j := &scopeJob{fn: f, scope: s}
+	j.job.Init(j, nil)
+	s.queue(call, &j.job, level)
+}
+
+// SpawnMany spawns n tasks of the scope, f(s, 0) to f(s, n-1), as one
+// bulk spawn: a single job is queued for all of them, and workers that
+// find it take about half of the tasks left at a time (see batch.go). Each
+// task runs exactly once, even if others panic; the scope re-panics with
+// the first panic. n == 0 spawns nothing; n < 0 panics.
+func (s *Scope) SpawnMany(n int, f func(s *Scope, i int)) {
+	s.spawnMany("pool.Scope.SpawnMany", 0, n, f)
+}
+
+// SpawnManyPriority is SpawnMany for tasks of the given priority level
+// (see SpawnPriority).
+func (s *Scope) SpawnManyPriority(level, n int, f func(s *Scope, i int)) {
+	s.spawnMany("pool.Scope.SpawnManyPriority", level, n, f)
+}
+
+func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
+	checkLevel(call, level)
+	if f == nil {
+		panic(call + ": nil function")
+	}
+	if n < 0 {
+		panic(fmt.Sprintf("%s: negative number of tasks %d", call, n))
+	}
+	if n == 0 {
+		return
+	}
+	s.reserve(call)
+	p := newPart(&scopeBatch{s: s, fn: f}, 0, n, level)
+	s.queue(call, &p.job, level)
+}
+
+// reserve counts one more pending task (or part) of the scope, or panics
+// if the scope has finished.
+func (s *Scope) reserve(call string) {
 	for {
 		n := s.pending.Load()
 		if n == 0 {
 			// Nobody waits for the scope any more: the task would run
 			// unobserved, or never (the pool may be closed).
-			panic("pool.Scope.Spawn: the scope has already finished")
+			panic(call + ": the scope has already finished")
 		}
 		if s.pending.CompareAndSwap(n, n+1) {
-			break
+			return
 		}
 	}
-	j := &scopeJob{fn: f, scope: s}
-	j.job.Init(j, nil)
+}
+
+// queue counts j at level and queues it: on the current worker if it
+// belongs to the scope's registry, else on the registry's injectors (a
+// task spawned from a goroutine the body started still belongs to the
+// scope: the scope waits for it).
+func (s *Scope) queue(call string, j *Job, level int) {
+	j.setLevel(level)
+	if level > 0 {
+		s.reg.prio.count(call, level)
+	}
 	if w := CurrentWorker(); w != nil && w.reg == s.reg {
-		w.pushPublic(&j.job)
+		w.pushLevel(j)
 		return
 	}
-	// A task spawned from outside the scope's registry (a goroutine the body
-	// started, say) still belongs to the scope: the scope waits for it.
-	s.reg.inject(&j.job)
+	s.reg.injectLevel(j)
 }
 
 // Scope runs body on a worker of r and returns when body and everything

@@ -58,7 +58,13 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 
+	// levels[l-1] is this worker's deque of spawned level-l tasks
+	// (priority.go).
+	levels [MaxPriority]*deque.ChaseLev[Job]
+
 	steals      atomic.Uint64
+	levelSteals [MaxPriority + 1]atomic.Uint64 // steals by level
+	inversions  atomic.Uint64                  // see admit
 	executed    atomic.Uint64
 	stealsEmpty atomic.Uint64 // failed steal attempts, by reason
 	stealsLost  atomic.Uint64
@@ -238,14 +244,6 @@ func (w *Worker) popPrivate() *Job {
 	return j
 }
 
-// popOwn takes the worker's newest job, private or public, or returns nil.
-func (w *Worker) popOwn() *Job {
-	if j := w.popPrivate(); j != nil {
-		return j
-	}
-	return w.publicPop()
-}
-
 // TakeBack is the second half of a fork: after the caller ran its own half,
 // it looks for j, which it pushed, as its newest job. If nobody stole j,
 // TakeBack returns true and the caller runs j's work itself. If j was
@@ -278,14 +276,35 @@ func (w *Worker) TryTakeBack(j *Job) bool {
 }
 
 func (w *Worker) takeBackSlow(j *Job) bool {
+	if w.runOwnUntil(j) {
+		return true
+	}
+	w.waitUntil(&j.Latch, true)
+	return false
+}
+
+// runOwnUntil pops this worker's jobs, newest first, and runs them until
+// it pops target (it returns true without running it) or has none left
+// (false). Private jobs are forks of
+// the task being run and start at once; a job from the public deque is
+// first admitted (priority.go), and while the strict policy refuses it
+// the worker runs the more urgent work instead.
+func (w *Worker) runOwnUntil(target *Job) bool {
+	round := 0
 	for {
-		top := w.popOwn()
-		if top == j {
-			return true
-		}
+		top := w.popPrivate()
 		if top == nil {
-			w.waitUntil(&j.Latch, true)
-			return false
+			top = w.publicPop()
+			if top == nil {
+				return false
+			}
+			if top != target && !w.admit(top) {
+				round = w.runAbove(top.level(), round)
+				continue
+			}
+		}
+		if top == target {
+			return true
 		}
 		w.execute(top)
 	}
@@ -351,7 +370,7 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 		if bounded {
 			s.NoWorkFound(&idle, &l.core, noInjectedWork)
 		} else {
-			s.NoWorkFound(&idle, &l.core, w.reg.injector.nonEmpty)
+			s.NoWorkFound(&idle, &l.core, w.reg.hasInjected)
 		}
 	}
 	s.WorkFound()
@@ -380,16 +399,39 @@ func (w *Worker) handOffP() {
 }
 
 // findWork looks for a job in the order that keeps work local and old work
-// moving: own jobs (newest first), a random victim's deque (oldest first),
-// then the injector.
+// moving: queued tasks of levels above 0, most urgent first (priority.go),
+// then own jobs (newest first), a random victim's deque (oldest first),
+// then the injector. It returns an admitted job, or nil if it found none
+// or the strict priority policy refused the one it found (which went back
+// on this worker's deques; the next search starts at the top level again).
 func (w *Worker) findWork() *Job {
-	if j := w.popOwn(); j != nil {
+	if q := w.reg.prio.queued.Load(); q != 0 {
+		if j := w.findAbove(0, q); j != nil {
+			return w.admitted(j)
+		}
+	}
+	if j := w.popPrivate(); j != nil {
 		return j
 	}
-	if j := w.steal(); j != nil {
+	j := w.publicPop()
+	if j == nil {
+		j = w.steal()
+	}
+	if j == nil {
+		j = w.reg.injector.pop()
+	}
+	if j == nil {
+		return nil
+	}
+	return w.admitted(j)
+}
+
+// admitted returns j if admit lets this worker start it, else nil.
+func (w *Worker) admitted(j *Job) *Job {
+	if w.admit(j) {
 		return j
 	}
-	return w.reg.injector.pop()
+	return nil
 }
 
 // steal tries every other worker once, starting at a random one, and starts
@@ -415,6 +457,7 @@ func (w *Worker) steal() *Job {
 			switch res {
 			case deque.Success:
 				w.steals.Add(1)
+				w.levelSteals[0].Add(1)
 				w.traceSteal(v)
 				return j
 			case deque.Retry:

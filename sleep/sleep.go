@@ -298,3 +298,22 @@ func (s *Sleep) Stats() Stats {
 // Looking reports whether some worker is looking for work (idle, sleepy or
 // asleep): one atomic load.
 func (s *Sleep) Looking() bool { return s.counters.load().inactive() > 0 }
+
+// Backoff waits a little before a caller that is not looking for work in
+// the protocol's sense tries again for something another thread is about
+// to publish (the strict priority mode waits this way for a task counted
+// as queued but not yet visible). round counts the caller's attempts from
+// 0: the first spinRounds pause the CPU, the next ones yield the thread,
+// and from roundsUntilSleepy on each call hands the P to other goroutines
+// (runtime.Gosched), so that a publisher that is a goroutine waiting for a
+// P gets to run.
+func Backoff(round int) {
+	switch {
+	case round < spinRounds:
+		pause(pauseIterations)
+	case round < roundsUntilSleepy:
+		osYield()
+	default:
+		goruntime.Gosched()
+	}
+}

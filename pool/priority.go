@@ -1,0 +1,61 @@
+package pool
+
+import (
+	"fmt"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// MaxPriority is the most urgent priority level of a spawned task
+// (Scope.SpawnPriority, Scope.SpawnManyPriority). Levels run from 0, the
+// level of joins, Spawn, Run and futures, to MaxPriority.
+const MaxPriority = runtime.MaxPriority
+
+// MaxQueuedPerLevel bounds how many tasks of one level above 0 can be
+// queued (spawned and not yet started) at once; a spawn beyond it panics.
+const MaxQueuedPerLevel = runtime.MaxQueuedPerLevel
+
+// PriorityPolicy says how strictly a pool's workers follow priority
+// levels; set it with WithPriorityPolicy.
+//
+// A worker looking for work takes queued tasks of the highest level first:
+// its own, then other workers', then those submitted from outside the
+// pool, and goes down a level only when it finds none. Priorities decide
+// which task a worker starts next; a running task is never interrupted,
+// and a worker's own forks (Join, forkjoin) continue the task that forked
+// them. Stats.Inversions counts the tasks started while a task of a higher
+// level was queued, and Stats.StealsByLevel the steals at each level.
+type PriorityPolicy = runtime.PriorityPolicy
+
+// The priority policies.
+const (
+	// PriorityScanAll, the default: before going down a level a worker
+	// looks at that level on every other worker. Inversions are rare (a
+	// task counted as queued but not yet visible) but possible.
+	PriorityScanAll = runtime.PriorityScanAll
+	// PrioritySample: a worker looks at a level on about the square root
+	// of the number of other workers (chosen at random) before going
+	// down: fewer steal attempts, more inversions.
+	PrioritySample = runtime.PrioritySample
+	// PriorityStrict guarantees that no task starts while a task of a
+	// higher level is queued. A worker that claimed a task and sees a
+	// higher level queued puts the task back and spins until that work
+	// is claimed, so throughput may suffer under frequent priority
+	// spawns.
+	PriorityStrict = runtime.PriorityStrict
+	// PriorityOblivious ignores levels (every task is queued as a level-0
+	// task), for comparison; inversions are still counted.
+	PriorityOblivious = runtime.PriorityOblivious
+)
+
+// WithPriorityPolicy sets how the pool's workers order tasks of different
+// priority levels. The default is PriorityScanAll.
+func WithPriorityPolicy(p PriorityPolicy) Option {
+	return func(c *config) error {
+		if p > PriorityOblivious {
+			return fmt.Errorf("pool.WithPriorityPolicy(%d): unknown policy", uint8(p))
+		}
+		c.Priority = p
+		return nil
+	}
+}

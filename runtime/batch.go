@@ -1,0 +1,258 @@
+package runtime
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// Bulk spawning.
+//
+// A bulk spawn queues n tasks, numbered 0..n-1, as a single job: a part
+// covering the whole range. One publication announces all of them, however
+// many there are. Whoever runs a part runs its tasks in order, and before
+// each one it offers the upper half of what is left of the part as a new
+// part, when that can help: some worker is looking for work and this
+// worker's deque for the part's level exposes nothing (the same test lazy
+// publication uses, Worker.Push). A thief therefore takes about half of
+// the tasks left at a time, the steal-half policy of Go's and Tokio's
+// schedulers, without a deque that can hand out several items at once:
+// the victim splits on demand, like Rayon's adaptive splitting. A pool
+// where every worker is busy splits nothing: the tasks run one after the
+// other with no publication at all.
+//
+// Exactly once: a part's range belongs to the one worker running it; a
+// split hands [mid, hi) to a new part and keeps [lo, mid), so the ranges
+// of all parts partition [0, n) at every moment.
+//
+// Priorities: a part carries its batch's level. It is admitted like any
+// job when claimed; between its tasks the runner checks the queued counts
+// as admit would, and under the strict policy puts the rest of the part
+// back (as a new part) when a higher level is queued, so no task of the
+// batch starts while more urgent work waits.
+
+// batcher is what a bulk spawn runs: the shared state of all its parts.
+type batcher interface {
+	// runIndex runs task i, recording its panic if it panics.
+	runIndex(i int)
+	// addPart records one more part, before the part is queued.
+	addPart()
+	// donePart records that a part has ended, with the panic that ended
+	// it, if any. The batcher's owner may reuse it once the last part is
+	// done, so a part touches nothing of it afterwards.
+	donePart(pe *PanicError)
+}
+
+// batchPart is the job of one part: tasks [lo, hi) of b.
+type batchPart struct {
+	job    Job
+	b      batcher
+	lo, hi int
+}
+
+// Parts that splits create are recycled: they are born on one worker and
+// die on another, and a bulk spawn on a busy pool may split many times.
+var partPool = sync.Pool{New: func() any {
+	p := &batchPart{}
+	p.job.Init(p, nil)
+	return p
+}}
+
+func newPart(b batcher, lo, hi, level int) *batchPart {
+	p := partPool.Get().(*batchPart)
+	p.b, p.lo, p.hi = b, lo, hi
+	p.job.setLevel(level)
+	return p
+}
+
+// Run runs a queued part. The part record goes back to partPool before
+// donePart: once the batch knows the part is done, nothing may touch it.
+func (p *batchPart) Run() {
+	b := p.b
+	pe := Catch(p.run)
+	p.b = nil
+	partPool.Put(p)
+	b.donePart(pe)
+}
+
+// run runs the part's tasks on the current worker, splitting as described
+// above. The first task was admitted with the part.
+func (p *batchPart) run() {
+	w := CurrentWorker()
+	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
+	for i := lo; i < hi; i++ {
+		if i > lo {
+			if q := w.reg.prio.queued.Load(); q != 0 && queuedAbove(q, level) {
+				if w.reg.prio.policy == PriorityStrict {
+					w.queuePart(b, i, hi, level)
+					return
+				}
+				w.inversions.Add(1)
+			}
+		}
+		if hi-i > 1 && w.sleep.Looking() && w.exposesNothing(level) {
+			// Keep i and the lower half of the rest; offer the upper half.
+			mid := i + 1 + (hi-i-1)/2
+			w.queuePart(b, mid, hi, level)
+			hi = mid
+		}
+		b.runIndex(i)
+	}
+}
+
+// queuePart queues tasks [lo, hi) of b as a new part of the given level on
+// this worker.
+func (w *Worker) queuePart(b batcher, lo, hi, level int) {
+	b.addPart()
+	np := newPart(b, lo, hi, level)
+	if level > 0 {
+		w.reg.prio.count("spindle: bulk spawn", level)
+	}
+	w.pushLevel(&np.job)
+}
+
+// exposesNothing reports whether this worker's deque for level holds no
+// published job.
+func (w *Worker) exposesNothing(level int) bool {
+	if level == 0 || w.reg.prio.policy == PriorityOblivious {
+		return w.publicLen() == 0
+	}
+	return w.levels[level-1].Empty()
+}
+
+// chunkBatch is a parallel loop (ForChunks): task i covers the i-th chunk
+// of grain indices of [lo, hi). The calling worker runs the first part in
+// place and then waits for the rest. Its records are reused across calls,
+// one per join depth, like join frames.
+type chunkBatch struct {
+	lo, hi, grain int
+	body          func(lo, hi int)
+	first         batchPart // the part the caller runs in place; never queued
+	pending       atomic.Int64
+	panic         atomic.Pointer[chunkPanic] // the lowest chunk's panic
+	done          Latch                      // unset whenever the record is idle
+}
+
+func (b *chunkBatch) runIndex(i int) {
+	l := uint(b.lo) + uint(i)*uint(b.grain)
+	h := uint(b.hi)
+	if h-l > uint(b.grain) {
+		h = l + uint(b.grain)
+	}
+	if pe := Catch(func() { b.body(int(l), int(h)) }); pe != nil {
+		b.recordPanic(i, pe)
+	}
+}
+
+// chunkPanic is a panic of chunk i.
+type chunkPanic struct {
+	i  int
+	pe *PanicError
+}
+
+// recordPanic keeps pe if chunk i is the lowest that panicked so far, so
+// that the panic ForChunks re-raises does not depend on timing: the same
+// one a serial loop stopping at the first panic would raise.
+func (b *chunkBatch) recordPanic(i int, pe *PanicError) {
+	np := &chunkPanic{i, pe}
+	for {
+		old := b.panic.Load()
+		if old != nil && old.i <= i {
+			return
+		}
+		if b.panic.CompareAndSwap(old, np) {
+			return
+		}
+	}
+}
+
+func (b *chunkBatch) addPart() { b.pending.Add(1) }
+
+func (b *chunkBatch) donePart(pe *PanicError) {
+	if pe != nil { // not from a chunk (runIndex catches those)
+		b.recordPanic(math.MaxInt, pe)
+	}
+	if b.pending.Add(-1) == 0 {
+		b.done.Set()
+	}
+}
+
+// ForChunks calls body on the chunks of grain (>= 1) indices that
+// partition [lo, hi), lo < hi, in order within each part, parts possibly
+// in parallel on w's registry: a bulk spawn of the chunks. Every chunk
+// runs, even if others panic; ForChunks returns when all have finished and
+// then re-raises the panic of the lowest-numbered chunk that panicked, as
+// a *PanicError. The number of
+// chunks, ceil((hi-lo)/grain) computed without overflow, must fit in an
+// int.
+//
+// Waiting. When the caller's own part is done, it first runs whatever is
+// left on its public deque (the parts it split off that nobody took, and
+// anything pushed above or below them), then waits for the parts others
+// took as it waits for a stolen join half: the help bound of waitUntil
+// applies, and is safe for the same reason. Every part not yet finished is
+// then either running on some worker or queued on the public deque of a
+// worker that is not in a bounded wait (a worker empties its public deque
+// before such a wait, and only it pushes there), which runs it or lets it
+// be stolen. Its private stack is left alone: at this point it holds only
+// forks of enclosing frames (the chunks' own forks are all taken back),
+// which only this worker waits for, after this wait. The exception is a
+// bounded deque variant (Config.Deque): a part that does not fit goes to
+// the injector, which bounded waits do not serve, so with a variant the
+// caller helps without the bound.
+func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
+	chunks := int((uint(hi)-uint(lo)-1)/uint(grain) + 1)
+	slot := w.Enter()
+	defer w.Leave()
+	b, ok := (*slot).(*chunkBatch)
+	if !ok {
+		b = &chunkBatch{}
+		b.done.owner = w
+		b.first.job.Init(&b.first, nil)
+		*slot = b
+	}
+	b.lo, b.hi, b.grain, b.body = lo, hi, grain, body
+	b.pending.Store(1)
+	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
+	b.donePart(Catch(b.first.run))
+	w.drainPublic()
+	w.waitUntil(&b.done, w.variant == nil)
+	b.done.Reset()
+	b.body, b.first.b = nil, nil
+	if cp := b.panic.Swap(nil); cp != nil {
+		panic(cp.pe)
+	}
+}
+
+// scopeBatch is a bulk spawn on a scope (Scope.SpawnMany): n tasks of the
+// scope, each run even if others panic.
+type scopeBatch struct {
+	s  *Scope
+	fn func(s *Scope, i int)
+}
+
+func (b *scopeBatch) runIndex(i int) {
+	if pe := Catch(func() { b.fn(b.s, i) }); pe != nil {
+		b.s.panic.CompareAndSwap(nil, pe)
+	}
+}
+
+func (b *scopeBatch) addPart()                { b.s.pending.Add(1) }
+func (b *scopeBatch) donePart(pe *PanicError) { b.s.finish(pe) }
+
+// drainPublic runs the jobs on this worker's public deque, newest first,
+// until it is empty (admitting each: priority.go).
+func (w *Worker) drainPublic() {
+	round := 0
+	for {
+		j := w.publicPop()
+		if j == nil {
+			return
+		}
+		if !w.admit(j) {
+			round = w.runAbove(j.level(), round)
+			continue
+		}
+		w.execute(j)
+	}
+}
