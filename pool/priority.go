@@ -11,10 +11,6 @@ import (
 // level of joins, Spawn, Run and futures, to MaxPriority.
 const MaxPriority = runtime.MaxPriority
 
-// MaxQueuedPerLevel bounds how many tasks of one level above 0 can be
-// queued (spawned and not yet started) at once; a spawn beyond it panics.
-const MaxQueuedPerLevel = runtime.MaxQueuedPerLevel
-
 // PriorityPolicy says how strictly a pool's workers follow priority
 // levels; set it with WithPriorityPolicy.
 //

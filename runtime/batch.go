@@ -25,11 +25,15 @@ import (
 // split hands [mid, hi) to a new part and keeps [lo, mid), so the ranges
 // of all parts partition [0, n) at every moment.
 //
-// Priorities: a part carries its batch's level. It is admitted like any
-// job when claimed; between its tasks the runner checks the queued counts
-// as admit would, and under the strict policy puts the rest of the part
-// back (as a new part) when a higher level is queued, so no task of the
-// batch starts while more urgent work waits.
+// Priorities: a part carries its batch's level. A level-0 part (forkjoin.For
+// is one) runs as above; before each task but the first, while some level
+// above 0 has tasks queued, it checks them as admit would, and if a more
+// urgent level is queued it puts the rest of the part back (as a new
+// part) and lets the worker look for that work. The tasks of a bulk spawn
+// above level 0 are counted as queued one by one until each starts
+// (priority.go), and they must stay claimable by every worker while
+// counted, so such a part queues the rest of itself before each task
+// (runCounted): every task start goes through admit.
 
 // batcher is what a bulk spawn runs: the shared state of all its parts.
 type batcher interface {
@@ -80,15 +84,14 @@ func (p *batchPart) Run() {
 func (p *batchPart) run() {
 	w := CurrentWorker()
 	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
+	if level > 0 && w.reg.prio.policy != PriorityOblivious {
+		p.runCounted(w)
+		return
+	}
 	for i := lo; i < hi; i++ {
-		if i > lo {
-			if q := w.reg.prio.queued.Load(); q != 0 && queuedAbove(q, level) {
-				if w.reg.prio.policy == PriorityStrict {
-					w.queuePart(b, i, hi, level)
-					return
-				}
-				w.inversions.Add(1)
-			}
+		if i > lo && w.reg.prio.anyQueued() && !w.startIndex(level) {
+			w.queuePart(b, i, hi, level)
+			return
 		}
 		if hi-i > 1 && w.sleep.Looking() && w.exposesNothing(level) {
 			// Keep i and the lower half of the rest; offer the upper half.
@@ -100,15 +103,52 @@ func (p *batchPart) run() {
 	}
 }
 
-// queuePart queues tasks [lo, hi) of b as a new part of the given level on
-// this worker.
+// runCounted runs the first task of a part whose tasks are counted as
+// queued (a level above 0), after queuing the rest of the part: in two
+// halves when a worker is looking (the upper half first, so that thieves,
+// who take the oldest job, get it), else as one part that this worker
+// will most likely pop next. Counted tasks must stay where every worker
+// can claim them: a worker that waits for work above a level (the strict
+// policy) could otherwise wait for tasks held by a runner that itself
+// waits, inside one of them, for that worker. It costs a push per task,
+// which only bulk spawns with a priority pay.
+func (p *batchPart) runCounted(w *Worker) {
+	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
+	if hi-lo > 2 && w.sleep.Looking() {
+		mid := lo + 1 + (hi-lo-1)/2
+		w.queuePart(b, mid, hi, level)
+		hi = mid
+	}
+	if hi-lo > 1 {
+		w.queuePart(b, lo+1, hi, level)
+	}
+	b.runIndex(lo)
+}
+
+// queuePart queues tasks [lo, hi) of b, already counted, as a new part
+// of the given level on this worker.
 func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	b.addPart()
 	np := newPart(b, lo, hi, level)
-	if level > 0 {
-		w.reg.prio.count("spindle: bulk spawn", level)
-	}
 	w.pushLevel(&np.job)
+}
+
+// startIndex is admit for the next task of a part this worker runs, while
+// some level above 0 has tasks queued. It returns false if the worker is
+// to put the rest of the part back and look for more urgent work: when a
+// level above the part's is queued, under every policy but the oblivious
+// one. Otherwise it uncounts the task (and counts an inversion if it
+// starts while more urgent work is queued).
+func (w *Worker) startIndex(level int) bool {
+	p := &w.reg.prio
+	if p.queuedAbove(level) {
+		if p.policy != PriorityOblivious {
+			return false
+		}
+		w.inversions.Add(1)
+	}
+	p.uncount(level)
+	return true
 }
 
 // exposesNothing reports whether this worker's deque for level holds no

@@ -27,14 +27,21 @@ import (
 // as before. A task a worker runs is never preempted: priorities decide
 // what a worker starts next, not what it interrupts.
 //
-// Queued counts. prioState.queued packs, for each level 1..MaxPriority,
-// how many tasks of that level are queued: counted before they become
-// visible (before the push) and uncounted only when a worker commits to
-// running one (admit), after it has claimed it from a deque or injector.
-// A single word lets a worker see every level at one instant: "nothing
-// above level L is queued" is one load and a shift, and it is exact at
-// that load, which is what the strict mode's guarantee is built on.
-//
+// Queued counts. prioState.above[l] counts the queued tasks of levels
+// above l (l from 0 to MaxPriority-1). A task of level L is counted in
+// above[0..L-1] before it becomes visible (before the push) and uncounted
+// only when a worker starts it (admit, or the part loop for the tasks of
+// a bulk spawn), after it has claimed it. So "nothing above level l is
+// queued" is one load, above[l] == 0, and it is exact at that load: every
+// task of a level above l whose spawn has returned and which has not yet
+// started is counted there (its count was complete before its spawn
+// returned; its uncount starts only after it was admitted). A spawn's
+// increments of several counters are not one atomic step, but none of
+// them matters before the task is pushed, and a late decrement only makes
+// others wait or count an inversion that was not one, never the reverse.
+// The tasks of a bulk spawn are counted one by one, including those a
+// runner holds in its part: they are queued until each starts.
+
 // What "start" means. Priorities order the tasks a worker starts while
 // looking for work: spawned tasks, published join halves it claims from a
 // deque (stolen or its own, popped while waiting), the chunks of a bulk
@@ -90,33 +97,13 @@ func (p PriorityPolicy) String() string {
 	return fmt.Sprintf("PriorityPolicy(%d)", uint8(p))
 }
 
-// The queued word: level l (1..MaxPriority) counts in bits
-// [(l-1)*levelBits, l*levelBits). The top bit stays clear, so "anything
-// above level l" is the word shifted right by l*levelBits.
-const (
-	levelBits = 21
-	levelMask = 1<<levelBits - 1
-	// MaxQueuedPerLevel bounds the tasks queued at one level above 0 (a
-	// spawn beyond it panics). It leaves half of a field free, so that
-	// concurrent spawns racing past the check cannot carry into the next
-	// level's count.
-	MaxQueuedPerLevel = 1<<(levelBits-1) - 1
-)
-
-func levelShift(l int) uint { return uint(l-1) * levelBits }
-
-// queuedAbove reports whether q counts any task of a level above l.
-func queuedAbove(q uint64, l int) bool { return q>>(uint(l)*levelBits) != 0 }
-
-// queuedAt returns how many tasks of level l >= 1 q counts.
-func queuedAt(q uint64, l int) int { return int(q >> levelShift(l) & levelMask) }
-
 // prioState is a registry's priority machinery.
 type prioState struct {
 	policy PriorityPolicy
 	// victims is how many other workers a search at one level tries.
 	victims int
-	queued  atomic.Uint64
+	// above[l] counts the queued tasks of levels above l.
+	above [MaxPriority]atomic.Int64
 	// injectors[l-1] holds level-l tasks submitted from outside the pool.
 	injectors [MaxPriority]injector
 }
@@ -133,18 +120,28 @@ func (p *prioState) init(policy PriorityPolicy, workers int) error {
 	return nil
 }
 
-// count adds a task of level l >= 1 to the queued counts, before it is
-// pushed anywhere. call names the public function for the panic.
-func (p *prioState) count(call string, l int) {
-	d := uint64(1) << levelShift(l)
-	if queuedAt(p.queued.Add(d), l) > MaxQueuedPerLevel {
-		p.queued.Add(-d)
-		panic(fmt.Sprintf("%s: more than %d tasks queued at priority %d", call, MaxQueuedPerLevel, l))
+// count adds n tasks of level l to the queued counts, before they are
+// pushed anywhere.
+func (p *prioState) count(l, n int) {
+	for i := range l {
+		p.above[i].Add(int64(n))
 	}
 }
 
-// uncount removes a task of level l >= 1 from the queued counts.
-func (p *prioState) uncount(l int) { p.queued.Add(-(uint64(1) << levelShift(l))) }
+// uncount removes a started task of level l from the queued counts.
+func (p *prioState) uncount(l int) {
+	for i := range l {
+		p.above[i].Add(-1)
+	}
+}
+
+// queuedAbove reports whether a task of a level above l is queued.
+func (p *prioState) queuedAbove(l int) bool {
+	return l < MaxPriority && p.above[l].Load() != 0
+}
+
+// anyQueued reports whether a task of any level above 0 is queued.
+func (p *prioState) anyQueued() bool { return p.above[0].Load() != 0 }
 
 // hasInjected reports whether any injector of a level above 0 holds a job.
 func (p *prioState) hasInjected() bool {
@@ -200,12 +197,11 @@ func (r *Registry) injectLevel(j *Job) {
 // While nothing above level 0 is queued this is one atomic load.
 func (w *Worker) admit(j *Job) bool {
 	p := &w.reg.prio
-	q := p.queued.Load()
-	if q == 0 {
+	if !p.anyQueued() {
 		return true
 	}
 	l := j.level()
-	if queuedAbove(q, l) {
+	if p.queuedAbove(l) {
 		if p.policy == PriorityStrict {
 			w.pushLevel(j)
 			return false
@@ -219,14 +215,15 @@ func (w *Worker) admit(j *Job) bool {
 }
 
 // findAbove looks for a job of a level above l, from the top level down,
-// skipping levels that q (a recent load of the queued counts) shows empty.
-// The job is claimed but not admitted.
-func (w *Worker) findAbove(l int, q uint64) *Job {
-	if w.reg.prio.policy == PriorityOblivious {
+// skipping levels with nothing queued at or above them. The job is claimed
+// but not admitted.
+func (w *Worker) findAbove(l int) *Job {
+	p := &w.reg.prio
+	if p.policy == PriorityOblivious {
 		return nil
 	}
 	for lv := MaxPriority; lv > l; lv-- {
-		if queuedAt(q, lv) == 0 {
+		if !p.queuedAbove(lv - 1) {
 			continue
 		}
 		if j := w.levels[lv-1].Pop(); j != nil {
@@ -284,7 +281,7 @@ func (w *Worker) stealLevel(lv int) *Job {
 // level if it finds one, or backs off (round counts the caller's fruitless
 // attempts). It returns the next round.
 func (w *Worker) runAbove(l int, round int) int {
-	if j := w.findAbove(l, w.reg.prio.queued.Load()); j != nil && w.admit(j) {
+	if j := w.findAbove(l); j != nil && w.admit(j) {
 		w.execute(j)
 		return 0
 	}

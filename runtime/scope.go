@@ -62,7 +62,7 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	s.reserve(call)
 	j := &scopeJob{fn: f, scope: s}
 	j.job.Init(j, nil)
-	s.queue(call, &j.job, level)
+	s.queue(&j.job, level, 1)
 }
 
 // SpawnMany spawns n tasks of the scope, f(s, 0) to f(s, n-1), as one
@@ -93,7 +93,7 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 	}
 	s.reserve(call)
 	p := newPart(&scopeBatch{s: s, fn: f}, 0, n, level)
-	s.queue(call, &p.job, level)
+	s.queue(&p.job, level, n)
 }
 
 // reserve counts one more pending task (or part) of the scope, or panics
@@ -112,15 +112,13 @@ func (s *Scope) reserve(call string) {
 	}
 }
 
-// queue counts j at level and queues it: on the current worker if it
+// queue counts the n tasks of j at level and queues j: on the current worker if it
 // belongs to the scope's registry, else on the registry's injectors (a
 // task spawned from a goroutine the body started still belongs to the
 // scope: the scope waits for it).
-func (s *Scope) queue(call string, j *Job, level int) {
+func (s *Scope) queue(j *Job, level, n int) {
 	j.setLevel(level)
-	if level > 0 {
-		s.reg.prio.count(call, level)
-	}
+	s.reg.prio.count(level, n)
 	if w := CurrentWorker(); w != nil && w.reg == s.reg {
 		w.pushLevel(j)
 		return

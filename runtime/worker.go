@@ -405,8 +405,8 @@ func (w *Worker) handOffP() {
 // or the strict priority policy refused the one it found (which went back
 // on this worker's deques; the next search starts at the top level again).
 func (w *Worker) findWork() *Job {
-	if q := w.reg.prio.queued.Load(); q != 0 {
-		if j := w.findAbove(0, q); j != nil {
+	if w.reg.prio.anyQueued() {
+		if j := w.findAbove(0); j != nil {
 			return w.admitted(j)
 		}
 	}

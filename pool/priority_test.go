@@ -1,0 +1,474 @@
+package pool_test
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/spindle-go/spindle/pool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// burn does about n units of work that the compiler cannot remove.
+func burn(n int) int {
+	x := uint64(n) | 1
+	for range n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return int(x & 1)
+}
+
+var burnSink atomic.Int64
+
+// xorshift is a seeded generator for the tests' random choices.
+type xorshift uint64
+
+func (x *xorshift) intn(n int) int {
+	v := uint64(*x)
+	v ^= v << 13
+	v ^= v >> 7
+	v ^= v << 17
+	*x = xorshift(v)
+	return int(v % uint64(n))
+}
+
+// oneWorkerOrder spawns a random tree of tasks of random levels (single
+// spawns and bulk spawns, spawned from the body and from tasks) on a pool
+// with one worker and returns how many tasks started while a task of a
+// higher level was queued. With one worker nothing runs between a spawn
+// call and its return, so "queued" is exact: spawned (the call returned)
+// and not yet started.
+func oneWorkerOrder(t *testing.T, policy pool.PriorityPolicy) (violations int, st pool.Stats) {
+	p := newPool(t, pool.WithWorkers(1), pool.WithPriorityPolicy(policy))
+	var (
+		queued [pool.MaxPriority + 1]int // touched by the single worker only
+		total  int
+		rng    = xorshift(0x9E3779B97F4A7C15)
+	)
+	const maxTasks = 3000
+	var task func(s *pool.Scope, level int)
+	start := func(level int) {
+		queued[level]--
+		for l := level + 1; l <= pool.MaxPriority; l++ {
+			if queued[l] > 0 {
+				violations++
+				break
+			}
+		}
+	}
+	spawnSome := func(s *pool.Scope, k int) {
+		for range k {
+			if total >= maxTasks {
+				return
+			}
+			level := rng.intn(pool.MaxPriority + 1)
+			if rng.intn(4) == 0 {
+				n := 1 + rng.intn(8)
+				total += n
+				s.SpawnManyPriority(level, n, func(s *pool.Scope, _ int) { task(s, level) })
+				queued[level] += n
+				continue
+			}
+			total++
+			s.SpawnPriority(level, func(s *pool.Scope) { task(s, level) })
+			queued[level]++
+		}
+	}
+	task = func(s *pool.Scope, level int) {
+		start(level)
+		// A join inside a task: its halves continue the task, they are
+		// not starts.
+		p.Join(func() { burnSink.Add(int64(burn(50))) }, func() { burnSink.Add(int64(burn(50))) })
+		spawnSome(s, rng.intn(4))
+	}
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) { spawnSome(s, 40) })
+	})
+	for l, n := range queued {
+		require.Zero(t, n, "level %d: tasks spawned but never started", l)
+	}
+	require.Equal(t, maxTasks, total)
+	return violations, p.Stats()
+}
+
+// TestStrictPriorityOneWorker: with one worker, no task starts while a
+// task of a higher level is queued, under the strict policy and (there
+// being no race to lose) under scan-all; the oblivious policy breaks the
+// rule, which shows the check can fail.
+func TestStrictPriorityOneWorker(t *testing.T) {
+	for _, tc := range []struct {
+		policy      pool.PriorityPolicy
+		wantOrdered bool
+	}{
+		{pool.PriorityStrict, true},
+		{pool.PriorityScanAll, true},
+		{pool.PrioritySample, true},
+		{pool.PriorityOblivious, false},
+	} {
+		t.Run(tc.policy.String(), func(t *testing.T) {
+			violations, st := oneWorkerOrder(t, tc.policy)
+			if tc.wantOrdered {
+				assert.Zero(t, violations)
+				assert.Zero(t, st.Inversions)
+			} else {
+				assert.Positive(t, violations)
+				assert.Positive(t, st.Inversions)
+			}
+		})
+	}
+}
+
+// startRecord is one task start, in start order.
+type startRecord struct{ level int }
+
+// severalWorkersOrder occupies all workers but the body's with gate tasks,
+// spawns a batch of tasks of random levels (single and bulk spawns) while
+// none can start, releases the gates and records the order in which the
+// batch's tasks start. It returns, for the worst task T, how many tasks of
+// a higher level than T's started after T.
+//
+// Under the strict policy that is at most workers-1: a task H of a higher
+// level that starts after T must have been claimed before T was admitted
+// (all of the batch was queued before any of it could start, and T's
+// worker saw nothing of a higher level queued), so at T's start H's worker
+// was between claiming H and starting it, and a worker holds one such task
+// at a time.
+func severalWorkersOrder(t *testing.T, workers int, policy pool.PriorityPolicy) (worst int, st pool.Stats) {
+	p := newPool(t, pool.WithWorkers(workers), pool.WithPriorityPolicy(policy))
+	const tasks = 1200
+	order := make([]startRecord, tasks)
+	var next atomic.Int64
+	record := func(level int) {
+		order[next.Add(1)-1] = startRecord{level}
+		burnSink.Add(int64(burn(200)))
+	}
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			var started atomic.Int32
+			var release atomic.Bool
+			for range workers - 1 {
+				s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) {
+					started.Add(1)
+					for !release.Load() {
+						burn(10)
+					}
+				})
+			}
+			for started.Load() != int32(workers-1) {
+				burn(10)
+			}
+			rng := xorshift(12345)
+			for n := 0; n < tasks; {
+				level := rng.intn(pool.MaxPriority + 1)
+				if k := min(1+rng.intn(16), tasks-n); rng.intn(3) == 0 {
+					s.SpawnManyPriority(level, k, func(*pool.Scope, int) { record(level) })
+					n += k
+					continue
+				}
+				s.SpawnPriority(level, func(*pool.Scope) { record(level) })
+				n++
+			}
+			release.Store(true)
+		})
+	})
+	require.Equal(t, int64(tasks), next.Load())
+	// later[l] counts the tasks of level l that started after the current
+	// position, scanning backwards.
+	var later [pool.MaxPriority + 1]int
+	for i := tasks - 1; i >= 0; i-- {
+		l := order[i].level
+		higher := 0
+		for h := l + 1; h <= pool.MaxPriority; h++ {
+			higher += later[h]
+		}
+		worst = max(worst, higher)
+		later[l]++
+	}
+	return worst, p.Stats()
+}
+
+// TestStrictPrioritySeveralWorkers: with several workers, a task of a
+// lower level never starts while one of a higher level is queued (up to
+// the tasks other workers had claimed but not yet started, at most one
+// each). The oblivious policy breaks it by far, which shows the check
+// can fail.
+func TestStrictPrioritySeveralWorkers(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			worst, st := severalWorkersOrder(t, workers, pool.PriorityStrict)
+			assert.LessOrEqual(t, worst, workers-1, "a higher-level task started after a lower one beyond the claimed-not-started slack")
+			assert.Zero(t, st.Inversions)
+
+			worst, st = severalWorkersOrder(t, workers, pool.PriorityOblivious)
+			assert.Greater(t, worst, workers-1)
+			assert.Positive(t, st.Inversions)
+
+			worst, st = severalWorkersOrder(t, workers, pool.PriorityScanAll)
+			t.Logf("scan-all: worst %d, inversions %d", worst, st.Inversions)
+		})
+	}
+}
+
+// TestPriorityPoliciesUnderNesting mixes priority spawns, bulk spawns,
+// joins, nested scopes, futures and spawns from goroutines outside the
+// pool on several workers: every task runs exactly once and nothing
+// deadlocks, under every policy; the strict one counts no inversion.
+func TestPriorityPoliciesUnderNesting(t *testing.T) {
+	for _, policy := range []pool.PriorityPolicy{pool.PriorityStrict, pool.PriorityScanAll, pool.PrioritySample, pool.PriorityOblivious} {
+		t.Run(policy.String(), func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(4), pool.WithPriorityPolicy(policy))
+			const tasks = 4000
+			var ids atomic.Int64
+			counts := make([]atomic.Int32, tasks)
+			var spawned atomic.Int64
+			// claim reserves k task ids, or returns -1 when the budget is
+			// spent.
+			claim := func(k int) int {
+				if spawned.Add(int64(k)) > tasks {
+					spawned.Add(int64(-k))
+					return -1
+				}
+				return int(ids.Add(int64(k))) - k
+			}
+			var task func(s *pool.Scope, id int, seed uint64)
+			task = func(s *pool.Scope, id int, seed uint64) {
+				counts[id].Add(1)
+				rng := xorshift(seed | 1)
+				switch rng.intn(6) {
+				case 0:
+					p.Join(func() { burn(30) }, func() { burn(30) })
+				case 1:
+					p.Scope(func(inner *pool.Scope) {
+						if first := claim(2); first >= 0 {
+							inner.SpawnPriority(rng.intn(4), func(inner *pool.Scope) { task(inner, first, seed*3) })
+							inner.SpawnPriority(rng.intn(4), func(inner *pool.Scope) { task(inner, first+1, seed*5) })
+						}
+					})
+				case 2:
+					pool.Submit(p, func() int { return burn(40) }).Wait()
+				}
+				for range rng.intn(3) {
+					level := rng.intn(pool.MaxPriority + 1)
+					if rng.intn(3) == 0 {
+						k := 1 + rng.intn(20)
+						if first := claim(k); first >= 0 {
+							s.SpawnManyPriority(level, k, func(s *pool.Scope, i int) { task(s, first+i, seed*7+uint64(i)) })
+						}
+						continue
+					}
+					if id := claim(1); id >= 0 {
+						s.SpawnPriority(level, func(s *pool.Scope) { task(s, id, seed*11) })
+					}
+				}
+			}
+			watchdog(t, func() {
+				p.Scope(func(s *pool.Scope) {
+					var wg sync.WaitGroup
+					for g := range 3 { // spawns from outside the pool go through the injectors
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							for k := range 5 {
+								if id := claim(1); id >= 0 {
+									s.SpawnPriority((g+k)%(pool.MaxPriority+1), func(s *pool.Scope) { task(s, id, uint64(g*100+k)) })
+								}
+							}
+						}()
+					}
+					for k := range 20 {
+						if id := claim(1); id >= 0 {
+							s.SpawnPriority(k%(pool.MaxPriority+1), func(s *pool.Scope) { task(s, id, uint64(k)+1000) })
+						}
+					}
+					wg.Wait()
+				})
+			})
+			n := int(ids.Load())
+			require.Positive(t, n)
+			for i := range n {
+				require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+			}
+			if policy == pool.PriorityStrict {
+				assert.Zero(t, p.Stats().Inversions)
+			}
+			st := p.Stats()
+			var byLevel uint64
+			for _, s := range st.StealsByLevel {
+				byLevel += s
+			}
+			assert.Equal(t, st.Steals, byLevel, "steals by level add up to steals")
+		})
+	}
+}
+
+// TestSpawnManyRunsEachTaskOnce covers sizes, worker counts, levels and
+// policies, from a worker and from a goroutine outside the pool.
+func TestSpawnManyRunsEachTaskOnce(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 1000, 100_000} {
+		for _, workers := range []int{1, 4} {
+			for _, level := range []int{0, 2} {
+				for _, policy := range []pool.PriorityPolicy{pool.PriorityScanAll, pool.PriorityStrict} {
+					for _, outside := range []bool{false, true} {
+						name := fmt.Sprintf("n=%d/workers=%d/level=%d/%v/outside=%v", n, workers, level, policy, outside)
+						t.Run(name, func(t *testing.T) {
+							p := newPool(t, pool.WithWorkers(workers), pool.WithPriorityPolicy(policy))
+							counts := make([]atomic.Int32, n)
+							f := func(_ *pool.Scope, i int) {
+								counts[i].Add(1)
+								if i%64 == 0 {
+									burn(500) // some slow tasks, so idle workers ask for splits
+								}
+							}
+							watchdog(t, func() {
+								p.Scope(func(s *pool.Scope) {
+									if !outside {
+										s.SpawnManyPriority(level, n, f)
+										return
+									}
+									done := make(chan struct{})
+									go func() {
+										defer close(done)
+										s.SpawnManyPriority(level, n, f)
+									}()
+									<-done
+								})
+							})
+							for i := range counts {
+								if c := counts[i].Load(); c != 1 {
+									require.Equal(t, int32(1), c, "task %d ran %d times", i, c)
+								}
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpawnManyNested: bulk spawns inside the tasks of bulk spawns.
+func TestSpawnManyNested(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(4))
+	const outer, inner = 200, 300
+	counts := make([]atomic.Int32, outer*inner)
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			s.SpawnMany(outer, func(s *pool.Scope, i int) {
+				s.SpawnMany(inner, func(_ *pool.Scope, j int) { counts[i*inner+j].Add(1) })
+			})
+		})
+	})
+	for i := range counts {
+		require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+	}
+}
+
+// TestSpawnManyPanics: every task runs once even when some panic, and the
+// scope re-panics with one of their panics.
+func TestSpawnManyPanics(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(4))
+	const n = 5000
+	counts := make([]atomic.Int32, n)
+	bad := []int{7, 2500, 4999}
+	var v any
+	watchdog(t, func() {
+		v = recoverValue(func() {
+			p.Scope(func(s *pool.Scope) {
+				s.SpawnMany(n, func(_ *pool.Scope, i int) {
+					counts[i].Add(1)
+					if slices.Contains(bad, i) {
+						panic(i)
+					}
+				})
+			})
+		})
+	})
+	pe, ok := v.(*pool.PanicError)
+	require.True(t, ok, "want *pool.PanicError, got %T %v", v, v)
+	assert.Contains(t, bad, pe.Value)
+	for i := range counts {
+		require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+	}
+}
+
+// TestSpawnManySpreadsOverWorkers: a bulk spawn on a pool with an idle
+// worker hands that worker part of the tasks (the runner splits its part
+// when it sees a worker looking).
+func TestSpawnManySpreadsOverWorkers(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	var ran [2]atomic.Int32
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			s.SpawnMany(2000, func(*pool.Scope, int) {
+				ran[pool.WorkerIndex()].Add(1)
+				burnSink.Add(int64(burn(2000)))
+			})
+		})
+	})
+	assert.Positive(t, ran[0].Load())
+	assert.Positive(t, ran[1].Load())
+	assert.Positive(t, p.Stats().Steals)
+}
+
+// TestPriorityBadInput: programming errors panic naming the call.
+func TestPriorityBadInput(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	for _, tc := range []struct {
+		name, want string
+		f          func(s *pool.Scope)
+	}{
+		{"level too high", "pool.Scope.SpawnPriority: priority 4 out of range", func(s *pool.Scope) { s.SpawnPriority(pool.MaxPriority+1, func(*pool.Scope) {}) }},
+		{"negative level", "pool.Scope.SpawnPriority: priority -1 out of range", func(s *pool.Scope) { s.SpawnPriority(-1, func(*pool.Scope) {}) }},
+		{"nil task", "pool.Scope.SpawnPriority: nil function", func(s *pool.Scope) { s.SpawnPriority(1, nil) }},
+		{"bulk level", "pool.Scope.SpawnManyPriority: priority 9 out of range", func(s *pool.Scope) { s.SpawnManyPriority(9, 3, func(*pool.Scope, int) {}) }},
+		{"bulk negative n", "pool.Scope.SpawnMany: negative number of tasks -2", func(s *pool.Scope) { s.SpawnMany(-2, func(*pool.Scope, int) {}) }},
+		{"bulk nil", "pool.Scope.SpawnMany: nil function", func(s *pool.Scope) { s.SpawnMany(2, nil) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			p.Scope(func(s *pool.Scope) { v = recoverValue(func() { tc.f(s) }) })
+			require.NotNil(t, v)
+			assert.Contains(t, fmt.Sprint(v), tc.want)
+		})
+	}
+	var ran bool
+	p.Scope(func(s *pool.Scope) { s.SpawnMany(0, func(*pool.Scope, int) { ran = true }) })
+	assert.False(t, ran, "SpawnMany(0) spawns nothing")
+
+	_, err := pool.New(pool.WithPriorityPolicy(pool.PriorityPolicy(42)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pool.WithPriorityPolicy(42)")
+}
+
+// TestStrictOrdersInjectedTasks: urgent tasks spawned from goroutines
+// outside the pool (through the level injectors) all start before any
+// level-0 task of a bulk spawn made after them, up to the one task the
+// other worker may have claimed and not yet started.
+func TestStrictOrdersInjectedTasks(t *testing.T) {
+	const workers = 2
+	p := newPool(t, pool.WithWorkers(workers), pool.WithPriorityPolicy(pool.PriorityStrict))
+	var order []int
+	var mu sync.Mutex
+	note := func(l int) { mu.Lock(); order = append(order, l); mu.Unlock() }
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			var wg sync.WaitGroup
+			for range 50 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) { note(pool.MaxPriority); burn(2000) })
+				}()
+			}
+			wg.Wait()
+			s.SpawnMany(100, func(*pool.Scope, int) { note(0) })
+		})
+	})
+	require.Len(t, order, 150)
+	assert.GreaterOrEqual(t, slices.Index(order, 0), 50-(workers-1), "first level-0 start")
+}
