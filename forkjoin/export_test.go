@@ -12,3 +12,13 @@ func SortFuncCutoff[E any](s []E, cmp func(a, b E) int, cutoff int) { sortFunc(s
 
 // SortCutoffDefault is the cutoff Sort and SortFunc use.
 const SortCutoffDefault = sortCutoff
+
+// ForHalving is For as it was before bulk spawning: the range halved
+// recursively with Do. For comparison in benchmarks.
+func ForHalving(lo, hi, grain int, body func(lo, hi int)) {
+	n := uint(hi) - uint(lo)
+	if grain <= 0 {
+		grain = autoGrain(n)
+	}
+	topDo(forRange, forTask{lo, hi, grain, body}, n > uint(grain))
+}

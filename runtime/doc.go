@@ -61,6 +61,18 @@
 // Elsewhere the goroutine id parsed from runtime.Stack is the key: correct
 // but about a microsecond.
 //
+// # Priorities and bulk spawns
+//
+// Spawned tasks may carry a priority level (Scope.SpawnPriority): levels
+// above 0 have their own deque per worker and their own injector, and a
+// worker looking for work takes the most urgent level first; counts of the
+// queued tasks per level let a worker tell with one load whether anything
+// more urgent waits (priority.go explains the counts, the policies and the
+// strict mode's guarantee). Joins stay at level 0 and never touch the
+// counts. A bulk spawn (Scope.SpawnMany, ForChunks under forkjoin.For)
+// queues n tasks as one job whose runner hands half of what is left to
+// idle workers on demand (batch.go).
+//
 // # Calls from outside, and between pools
 //
 // Registry.Run from a goroutine that is not a worker injects a job and
