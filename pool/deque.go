@@ -28,8 +28,10 @@ const (
 	DequeBWoS
 	// DequeLocked is a deque behind a mutex.
 	DequeLocked
-	// DequeBulk is the segmented queue of Kataru, Davarnia and Jannesari,
-	// used here through its single-item operations.
+	// DequeBulk is the segmented queue of Kataru, Davarnia and Jannesari.
+	// Thieves steal half of a victim's jobs (up to 64) with one CAS
+	// (steal-half, as Go's and Tokio's schedulers do), run the oldest and
+	// queue the others on their own deque.
 	DequeBulk
 )
 

@@ -60,3 +60,32 @@ func TestWithDequeRejectsUnknownKind(t *testing.T) {
 	assert.Equal(t, "DequeKind(99)", pool.DequeKind(99).String())
 	assert.Equal(t, "bwos", pool.DequeBWoS.String())
 }
+
+// With DequeBulk thieves take half of a victim's jobs at once: every task
+// still runs exactly once, and fewer steals happen than jobs are stolen.
+func TestBulkDequeStealsHalf(t *testing.T) {
+	var stealEvents atomic.Int64
+	p := newPool(t, pool.WithWorkers(4), pool.WithDeque(pool.DequeBulk), pool.WithTrace(func(e pool.Event) {
+		if e.Kind == pool.EventSteal {
+			stealEvents.Add(1)
+		}
+	}))
+	const n = 20000
+	counts := make([]atomic.Int32, n)
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			for i := range n {
+				s.Spawn(func(*pool.Scope) {
+					counts[i].Add(1)
+					burnSink.Add(int64(burn(300)))
+				})
+			}
+		})
+	})
+	for i := range counts {
+		require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+	}
+	st := p.Stats()
+	t.Logf("%d jobs stolen in %d steals", st.Steals, stealEvents.Load())
+	assert.Less(t, stealEvents.Load(), int64(st.Steals), "some steals took more than one job")
+}

@@ -29,7 +29,9 @@ type Config struct {
 	// Deque, if set, makes each worker's public deque with it instead of
 	// a deque.ChaseLev, and turns lazy publication off (every job goes to
 	// that deque at once, as in Rayon). For research: comparing deque
-	// algorithms inside the runtime.
+	// algorithms inside the runtime. If the deque can steal a fraction of
+	// its items at once (deque.Bulk's StealFraction), thieves take half of
+	// a victim's jobs, up to 64, per steal.
 	Deque func() deque.Deque[Job]
 	// Trace, if set, receives every steal, sleep and wake-up (see Event),
 	// on the worker concerned (the waker's thread for a wake-up). It must
@@ -40,6 +42,10 @@ type Config struct {
 	// spawned tasks (see PriorityPolicy).
 	Priority PriorityPolicy
 }
+
+// stealHalfMax bounds how many jobs a thief takes in one steal from a deque
+// that steals in bulk.
+const stealHalfMax = 64
 
 // MaxWorkers bounds Config.Workers. Far more threads than CPUs only adds
 // contention; the bound also keeps the sleep counters' fields in range.
@@ -114,6 +120,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
 			w.eagerPublish = true
+			if _, ok := w.variant.(halfStealer); ok {
+				w.stealBuf = make([]*Job, stealHalfMax)
+			}
 		}
 		for l := range w.levels {
 			w.levels[l] = deque.NewChaseLev[Job](64)

@@ -23,7 +23,10 @@ type Worker struct {
 	// worker then publishes every job at once (eagerPublish), so the fork
 	// fast path, which reads deque, is never taken.
 	variant deque.Deque[Job]
-	rng     uint64 // xorshift state for choosing victims
+	// stealBuf, when the variant can steal in bulk, receives the half of a
+	// victim's jobs this worker steals at once (see stealFrom).
+	stealBuf []*Job
+	rng      uint64 // xorshift state for choosing victims
 
 	// private[privHead:privTop] are the jobs this worker pushed but has
 	// not yet published to its deque, oldest first. See Push. len(private)
@@ -222,12 +225,43 @@ func (w *Worker) publicPop() *Job {
 	return w.deque.Pop()
 }
 
-// stealFrom is a thief's steal from w's public deque.
-func (w *Worker) stealFrom() (*Job, deque.StealResult) {
-	if w.variant != nil {
-		return w.variant.Steal()
+// halfStealer is a deque that can hand a thief many jobs at once
+// (deque.Bulk).
+type halfStealer interface {
+	StealFraction(fraction float64, dst []*Job) (int, deque.StealResult)
+}
+
+// stealFrom is thief w's steal from victim v's public deque. If v's deque
+// steals in bulk, w takes half of v's jobs (at most len(w.stealBuf)) with
+// one operation, as Go's and Tokio's schedulers do: it returns the oldest
+// and pushes the others on its own deque, oldest first, so that it runs
+// them newest first and its own thieves take the oldest.
+func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
+	if v.variant == nil {
+		j, res := v.deque.Steal()
+		return j, 1, res
 	}
-	return w.deque.Steal()
+	hs, ok := v.variant.(halfStealer)
+	if !ok || w.stealBuf == nil {
+		j, res := v.variant.Steal()
+		return j, 1, res
+	}
+	n, res := hs.StealFraction(0.5, w.stealBuf)
+	if res != deque.Success {
+		return nil, 0, res
+	}
+	first := w.stealBuf[0]
+	if n > 1 {
+		wasEmpty := w.publicLen() == 0
+		for _, j := range w.stealBuf[1:n] {
+			if !w.publicPush(j) {
+				w.reg.inject(j)
+			}
+		}
+		w.sleep.NewInternalJobs(n-1, wasEmpty)
+	}
+	clear(w.stealBuf[:n])
+	return first, n, res
 }
 
 // popPrivate takes the newest private job, or returns nil.
@@ -453,11 +487,11 @@ func (w *Worker) steal() *Job {
 			if v == w.index {
 				continue
 			}
-			j, res := workers[v].stealFrom()
+			j, n, res := w.stealFrom(workers[v])
 			switch res {
 			case deque.Success:
-				w.steals.Add(1)
-				w.levelSteals[0].Add(1)
+				w.steals.Add(uint64(n))
+				w.levelSteals[0].Add(uint64(n))
 				w.traceSteal(v)
 				return j
 			case deque.Retry:
