@@ -155,12 +155,12 @@ func severalWorkersOrder(t *testing.T, workers int, policy pool.PriorityPolicy) 
 				s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) {
 					started.Add(1)
 					for !release.Load() {
-						burn(10)
+						burnSink.Add(int64(burn(10)))
 					}
 				})
 			}
 			for started.Load() != int32(workers-1) {
-				burn(10)
+				burnSink.Add(int64(burn(10)))
 			}
 			rng := xorshift(12345)
 			for n := 0; n < tasks; {
@@ -241,7 +241,7 @@ func TestPriorityPoliciesUnderNesting(t *testing.T) {
 				rng := xorshift(seed | 1)
 				switch rng.intn(6) {
 				case 0:
-					p.Join(func() { burn(30) }, func() { burn(30) })
+					p.Join(func() { burnSink.Add(int64(burn(30))) }, func() { burnSink.Add(int64(burn(30))) })
 				case 1:
 					p.Scope(func(inner *pool.Scope) {
 						if first := claim(2); first >= 0 {
@@ -250,7 +250,7 @@ func TestPriorityPoliciesUnderNesting(t *testing.T) {
 						}
 					})
 				case 2:
-					pool.Submit(p, func() int { return burn(40) }).Wait()
+					burnSink.Add(int64(pool.Submit(p, func() int { return burn(40) }).Wait()))
 				}
 				for range rng.intn(3) {
 					level := rng.intn(pool.MaxPriority + 1)
@@ -321,7 +321,7 @@ func TestSpawnManyRunsEachTaskOnce(t *testing.T) {
 							f := func(_ *pool.Scope, i int) {
 								counts[i].Add(1)
 								if i%64 == 0 {
-									burn(500) // some slow tasks, so idle workers ask for splits
+									burnSink.Add(int64(burn(500))) // some slow tasks, so idle workers ask for splits
 								}
 							}
 							watchdog(t, func() {
@@ -462,7 +462,7 @@ func TestStrictOrdersInjectedTasks(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) { note(pool.MaxPriority); burn(2000) })
+					s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) { note(pool.MaxPriority); burnSink.Add(int64(burn(2000))) })
 				}()
 			}
 			wg.Wait()
