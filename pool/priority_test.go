@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -217,7 +218,7 @@ func TestStrictPrioritySeveralWorkers(t *testing.T) {
 // TestPriorityPoliciesUnderNesting mixes priority spawns, bulk spawns,
 // joins, nested scopes, futures and spawns from goroutines outside the
 // pool on several workers: every task runs exactly once and nothing
-// deadlocks, under every policy; the strict one counts no inversion.
+// deadlocks, under every policy.
 func TestPriorityPoliciesUnderNesting(t *testing.T) {
 	for _, policy := range []pool.PriorityPolicy{pool.PriorityStrict, pool.PriorityScanAll, pool.PrioritySample, pool.PriorityOblivious} {
 		t.Run(policy.String(), func(t *testing.T) {
@@ -293,8 +294,13 @@ func TestPriorityPoliciesUnderNesting(t *testing.T) {
 			for i := range n {
 				require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
 			}
-			if policy == pool.PriorityStrict {
-				assert.Zero(t, p.Stats().Inversions)
+			t.Logf("%v: max help depth %d, inversions %d", policy, p.Stats().MaxHelpDepth, p.Stats().Inversions)
+			// The strict guarantee yields to the help bound: a worker 64
+			// jobs deep starts what it claimed (counted as an inversion)
+			// rather than nest more urgent work; scope waits inside tasks
+			// nest that deep here.
+			if policy == pool.PriorityStrict && p.Stats().MaxHelpDepth < 64 {
+				assert.Zero(t, p.Stats().Inversions, "%v", p.Stats())
 			}
 			st := p.Stats()
 			var byLevel uint64
@@ -312,7 +318,7 @@ func TestSpawnManyRunsEachTaskOnce(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 1000, 100_000} {
 		for _, workers := range []int{1, 4} {
 			for _, level := range []int{0, 2} {
-				for _, policy := range []pool.PriorityPolicy{pool.PriorityScanAll, pool.PriorityStrict} {
+				for _, policy := range []pool.PriorityPolicy{pool.PriorityScanAll, pool.PrioritySample, pool.PriorityStrict} {
 					for _, outside := range []bool{false, true} {
 						name := fmt.Sprintf("n=%d/workers=%d/level=%d/%v/outside=%v", n, workers, level, policy, outside)
 						t.Run(name, func(t *testing.T) {
@@ -471,4 +477,86 @@ func TestStrictOrdersInjectedTasks(t *testing.T) {
 	})
 	require.Len(t, order, 150)
 	assert.GreaterOrEqual(t, slices.Index(order, 0), 50-(workers-1), "first level-0 start")
+}
+
+// TestSampledSearchDoesNotStrandTasks: a task spawns an urgent task and
+// blocks until it runs. Under the sampling policy an idle worker's search
+// may skip the spawner, but its last search before sleeping tries every
+// worker, so the urgent task always runs (a missed wake-up would leave it
+// queued on the blocked spawner forever, and the watchdog would fire).
+func TestSampledSearchDoesNotStrandTasks(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(5), pool.WithPriorityPolicy(pool.PrioritySample))
+	watchdog(t, func() {
+		for range 300 {
+			p.Scope(func(s *pool.Scope) {
+				s.Spawn(func(s *pool.Scope) {
+					ran := make(chan struct{})
+					s.SpawnPriority(1, func(*pool.Scope) { close(ran) })
+					<-ran // blocks this worker: only another one can run it
+				})
+			})
+		}
+	})
+}
+
+// TestStrictNestingIsBounded: under the strict policy, a worker that waits
+// (here for a future) and is offered more urgent work runs it on top of
+// its stack; that nesting stops at the help bound instead of growing with
+// the number of queued tasks.
+func TestStrictNestingIsBounded(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2), pool.WithPriorityPolicy(pool.PriorityStrict))
+	const n = 20_000
+	var done atomic.Int64
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			s.SpawnManyPriority(1, n, func(*pool.Scope, int) {
+				pool.Submit(p, func() int { return 1 }).Wait()
+				done.Add(1)
+			})
+		})
+	})
+	require.Equal(t, int64(n), done.Load())
+	assert.LessOrEqual(t, p.Stats().MaxHelpDepth, 70)
+}
+
+// TestLoopInUrgentTaskIsNotPreempted: forkjoin.For inside an urgent task
+// runs its chunks ahead of less urgent queued tasks (they are the urgent
+// task's own work), but a loop in a routine task lets urgent tasks go
+// first.
+func TestLoopInUrgentTaskIsNotPreempted(t *testing.T) {
+	for _, policy := range []pool.PriorityPolicy{pool.PriorityScanAll, pool.PriorityStrict} {
+		t.Run(policy.String(), func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(1), pool.WithPriorityPolicy(policy))
+			var loopDone, lowRan atomic.Bool
+			var lowBeforeLoopEnd atomic.Bool
+			watchdog(t, func() {
+				p.Scope(func(s *pool.Scope) {
+					s.SpawnPriority(1, func(*pool.Scope) { lowRan.Store(true); lowBeforeLoopEnd.Store(!loopDone.Load()) })
+					s.SpawnPriority(3, func(*pool.Scope) {
+						forkjoin.For(0, 10_000, 10, func(lo, hi int) { burnSink.Add(int64(burn(hi - lo))) })
+						loopDone.Store(true)
+					})
+				})
+			})
+			assert.True(t, lowRan.Load())
+			assert.False(t, lowBeforeLoopEnd.Load(), "a level-1 task ran inside the level-3 task's loop")
+			assert.Zero(t, p.Stats().Inversions)
+
+			// A loop in a level-0 task gives way to urgent work.
+			var urgentDuringLoop atomic.Bool
+			var inLoop atomic.Bool
+			p.Run(func() {
+				p.Scope(func(s *pool.Scope) {
+					inLoop.Store(true)
+					forkjoin.For(0, 1000, 1, func(lo, hi int) {
+						if lo == 10 {
+							s.SpawnPriority(2, func(*pool.Scope) { urgentDuringLoop.Store(inLoop.Load()) })
+						}
+					})
+					inLoop.Store(false)
+				})
+			})
+			assert.True(t, urgentDuringLoop.Load(), "the urgent task waited for the whole loop")
+		})
+	}
 }

@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // Bulk spawning.
@@ -27,13 +30,13 @@ import (
 //
 // Priorities: a part carries its batch's level. A level-0 part (forkjoin.For
 // is one) runs as above; before each task but the first, while some level
-// above 0 has tasks queued, it checks them as admit would, and if a more
-// urgent level is queued it puts the rest of the part back (as a new
-// part) and lets the worker look for that work. The tasks of a bulk spawn
+// above 0 has tasks queued, the runner first runs the more urgent work it
+// finds (betweenTasks), so a long loop does not hold a worker while
+// urgent tasks wait. The tasks of a bulk spawn
 // above level 0 are counted as queued one by one until each starts
 // (priority.go), and they must stay claimable by every worker while
 // counted, so such a part queues the rest of itself before each task
-// (runCounted): every task start goes through admit.
+// (runCounted): every task start goes through choose.
 
 // batcher is what a bulk spawn runs: the shared state of all its parts.
 type batcher interface {
@@ -80,7 +83,7 @@ func (p *batchPart) Run() {
 }
 
 // run runs the part's tasks on the current worker, splitting as described
-// above. The first task was admitted with the part.
+// above. The first task was started with the part (choose).
 func (p *batchPart) run() {
 	w := CurrentWorker()
 	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
@@ -89,7 +92,7 @@ func (p *batchPart) run() {
 		return
 	}
 	for i := lo; i < hi; i++ {
-		if i > lo && w.reg.prio.anyQueued() && !w.startIndex(level) {
+		if i > lo && w.reg.prio.anyQueued() && !w.betweenTasks(level) {
 			w.queuePart(b, i, hi, level)
 			return
 		}
@@ -133,19 +136,38 @@ func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	w.pushLevel(&np.job)
 }
 
-// startIndex is admit for the next task of a part this worker runs, while
-// some level above 0 has tasks queued. It returns false if the worker is
-// to put the rest of the part back and look for more urgent work: when a
-// level above the part's is queued, under every policy but the oblivious
-// one. Otherwise it uncounts the task (and counts an inversion if it
-// starts while more urgent work is queued).
-func (w *Worker) startIndex(level int) bool {
+// betweenTasks is called by the runner of a part of the given level (0,
+// or any under the oblivious policy) before each task but the first,
+// while some level above 0 has tasks queued. It first runs the work queued
+// above the level of what this worker is running (the part's, or that of
+// the task that started the loop in place: curLevel), as choose would for
+// a claimed job, then takes the next task off the queued counts and
+// returns true. It returns false, and the runner puts the rest of the part
+// back, when the strict policy must wait for urgent work that is counted
+// but not yet visible.
+func (w *Worker) betweenTasks(level int) bool {
 	p := &w.reg.prio
-	if p.queuedAbove(level) {
-		if p.policy != PriorityOblivious {
-			return false
+	above := max(level, w.curLevel)
+	for round := 0; p.queuedAbove(above); {
+		if p.policy == PriorityOblivious || w.helping >= maxHelpDepth {
+			w.inversions.Add(1)
+			break
 		}
-		w.inversions.Add(1)
+		h := w.findAbove(above, p.policy == PriorityStrict)
+		if h == nil {
+			if p.policy == PriorityStrict {
+				return false
+			}
+			w.inversions.Add(1)
+			break
+		}
+		if c := w.choose(h, false); c != nil {
+			w.runChosen(c, nil)
+			round = 0
+		} else {
+			sleep.Backoff(round)
+			round++
+		}
 	}
 	p.uncount(level)
 	return true
@@ -226,8 +248,8 @@ func (b *chunkBatch) donePart(pe *PanicError) {
 // chunks, ceil((hi-lo)/grain) computed without overflow, must fit in an
 // int.
 //
-// Waiting. When the caller's own part is done, it first runs whatever is
-// left on its public deque (the parts it split off that nobody took, and
+// Waiting. When the caller's own part is done and others hold parts, it
+// first runs whatever is left on its public deque (the parts it split off that nobody took, and
 // anything pushed above or below them), then waits for the parts others
 // took as it waits for a stolen join half: the help bound of waitUntil
 // applies, and is safe for the same reason. Every part not yet finished is
@@ -241,6 +263,9 @@ func (b *chunkBatch) donePart(pe *PanicError) {
 // the injector, which bounded waits do not serve, so with a variant the
 // caller helps without the bound.
 func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
+	if grain < 1 || lo >= hi {
+		panic(fmt.Sprintf("runtime.Worker.ForChunks: want lo < hi and grain >= 1, got [%d, %d) grain %d", lo, hi, grain))
+	}
 	chunks := int((uint(hi)-uint(lo)-1)/uint(grain) + 1)
 	slot := w.Enter()
 	defer w.Leave()
@@ -255,8 +280,10 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.pending.Store(1)
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
 	b.donePart(Catch(b.first.run))
-	w.drainPublic()
-	w.waitUntil(&b.done, w.variant == nil)
+	if !b.done.Probe() {
+		w.drainOwn()
+		w.waitUntil(&b.done, w.variant == nil)
+	}
 	b.done.Reset()
 	b.body, b.first.b = nil, nil
 	if cp := b.panic.Swap(nil); cp != nil {
@@ -280,19 +307,19 @@ func (b *scopeBatch) runIndex(i int) {
 func (b *scopeBatch) addPart()                { b.s.pending.Add(1) }
 func (b *scopeBatch) donePart(pe *PanicError) { b.s.finish(pe) }
 
-// drainPublic runs the jobs on this worker's public deque, newest first,
-// until it is empty (admitting each: priority.go).
-func (w *Worker) drainPublic() {
+// drainOwn runs the jobs on this worker's public deque and its deques of
+// levels above 0, newest first, until they are empty (starting each
+// through choose: priority.go).
+func (w *Worker) drainOwn() {
 	round := 0
 	for {
 		j := w.publicPop()
 		if j == nil {
+			j = w.popLevels()
+		}
+		if j == nil {
 			return
 		}
-		if !w.admit(j) {
-			round = w.runAbove(j.level(), round)
-			continue
-		}
-		w.execute(j)
+		round = w.startOwn(j, round)
 	}
 }

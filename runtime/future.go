@@ -180,12 +180,12 @@ func (w *Worker) waitFuture(f *Future) {
 			w.execute(j)
 			continue
 		}
-		if j := w.publicPop(); j != nil {
-			if w.admit(j) {
-				w.execute(j)
-			} else {
-				round = w.runAbove(j.level(), round)
-			}
+		j := w.publicPop()
+		if j == nil {
+			j = w.popLevels()
+		}
+		if j != nil {
+			round = w.startOwn(j, round)
 			continue
 		}
 		n := &futureWaiter{latch: Latch{owner: w}}

@@ -30,12 +30,12 @@ import (
 // Queued counts. prioState.above[l] counts the queued tasks of levels
 // above l (l from 0 to MaxPriority-1). A task of level L is counted in
 // above[0..L-1] before it becomes visible (before the push) and uncounted
-// only when a worker starts it (admit, or the part loop for the tasks of
+// only when a worker starts it (choose, or betweenTasks for the tasks of
 // a bulk spawn), after it has claimed it. So "nothing above level l is
 // queued" is one load, above[l] == 0, and it is exact at that load: every
 // task of a level above l whose spawn has returned and which has not yet
 // started is counted there (its count was complete before its spawn
-// returned; its uncount starts only after it was admitted). A spawn's
+// returned; its uncount starts only after it was chosen). A spawn's
 // increments of several counters are not one atomic step, but none of
 // them matters before the task is pushed, and a late decrement only makes
 // others wait or count an inversion that was not one, never the reverse.
@@ -48,14 +48,33 @@ import (
 // spawn. Taking back its own fork from its private stack is the
 // continuation of the task it is running and is not a start.
 //
-// Inversions. After claiming a task of level L a worker loads queued; if
-// a level above L is queued, starting the task would be a priority
-// inversion (a lower level started while a higher one was queued). The
-// default policies start it anyway and count it (Stats.Inversions); the
-// strict policy puts the task back, still counted as queued, and looks
-// for the more urgent work instead. Inversions are counted where a worker
-// can see them, at that check: tasks that start on other paths (taken back
-// from the private stack) are not counted.
+// Inversions. After claiming a task of level L a worker loads the counts;
+// if a level above L is queued, starting the task would be a priority
+// inversion (a lower level started while a higher one was queued), so the
+// worker puts it back, still counted, and looks for the more urgent work
+// (choose). If that is nowhere to be seen (counted but not yet pushed, or
+// on a worker a sampling search did not try), the default policies start
+// the task anyway and count the inversion (Stats.Inversions); the strict
+// policy waits for the work to become visible and be claimed. Inversions
+// are counted where a worker can see them, at that check: tasks that start
+// on other paths (taken back from the private stack) are not counted.
+//
+// Sampling and sleep. A search that samples victims may miss work that
+// only a worker about to sleep could take; the protocol (package sleep)
+// relies on a worker's last search before blocking seeing every job posted
+// before it. So that search is thorough (sleep.Idle.Sleepy).
+//
+// Nesting. A job a worker starts instead of the one it claimed runs on top
+// of the claimed job's caller, which may be a task waiting for something;
+// such jobs count in the worker's help depth, and from maxHelpDepth on a
+// worker starts what it claimed (counting an inversion if need be) rather
+// than nest further. The strict guarantee has that one exception.
+//
+// The level of a running task. A task's own forks (joins, forkjoin) and
+// the chunks of a forkjoin.For are level-0 jobs. The chunks a worker runs
+// of a loop it started inside a task of level L only give way to work
+// above L (Worker.curLevel); a join half or chunk another worker steals
+// runs there at level 0.
 
 // MaxPriority is the most urgent level. Levels run from 0 (joins and plain
 // spawns) to MaxPriority.
@@ -115,7 +134,7 @@ func (p *prioState) init(policy PriorityPolicy, workers int) error {
 	p.policy = policy
 	p.victims = workers - 1
 	if policy == PrioritySample {
-		p.victims = max(1, int(math.Ceil(math.Sqrt(float64(workers-1)))))
+		p.victims = min(workers-1, max(1, int(math.Ceil(math.Sqrt(float64(workers-1))))))
 	}
 	return nil
 }
@@ -187,37 +206,92 @@ func (r *Registry) injectLevel(j *Job) {
 	r.sleep.NewInjectedJobs(1, wasEmpty)
 }
 
-// admit decides whether this worker may start j, a job it has just claimed
-// from a deque or an injector (not from its private stack). It returns
-// true, and takes j off the queued counts, unless the policy is strict and
-// a higher level is queued: then j goes back on this worker's deques,
-// still counted, and the caller must look for that higher work (the
-// worker's search starts at the top level).
+// choose decides what this worker starts, given j, a job it has just
+// claimed from a deque or an injector (not from its private stack): j
+// itself, a more urgent job it finds instead, or nothing (nil).
 //
-// While nothing above level 0 is queued this is one atomic load.
-func (w *Worker) admit(j *Job) bool {
+//   - If nothing above j's level is queued, j. While nothing above level 0
+//     is queued at all, that is all choose costs: one atomic load.
+//   - Otherwise the worker looks for that more urgent work (findAbove). If
+//     it finds some, j goes back on this worker's deques, still counted,
+//     and choose decides on the job found in turn.
+//   - If it finds none (the work is counted but not visible yet, or, with
+//     PrioritySample, on a worker it did not try), the strict policy puts
+//     j back and returns nil, and the caller backs off and tries again;
+//     the other policies start j and count an inversion.
+//
+// The oblivious policy, and a worker already maxHelpDepth jobs deep, start
+// j at once (counting an inversion if a higher level is queued): the jobs
+// a worker runs instead of the one it claimed nest on its stack, and the
+// strict guarantee yields to the stack bound there. thorough makes the
+// search try every other worker whatever the policy (see findAbove).
+//
+// The job returned has been taken off the queued counts: it is started.
+// The caller runs it; if it is not j it nests like helping (runChosen).
+func (w *Worker) choose(j *Job, thorough bool) *Job {
 	p := &w.reg.prio
 	if !p.anyQueued() {
-		return true
+		return j
 	}
-	l := j.level()
-	if p.queuedAbove(l) {
-		if p.policy == PriorityStrict {
-			w.pushLevel(j)
-			return false
+	for {
+		l := j.level() // read before j is back where another thread can take it
+		if !p.queuedAbove(l) {
+			break
 		}
-		w.inversions.Add(1)
+		if p.policy == PriorityOblivious || w.helping >= maxHelpDepth {
+			w.inversions.Add(1)
+			break
+		}
+		h := w.findAbove(l, thorough || p.policy == PriorityStrict)
+		if h == nil {
+			if p.policy == PriorityStrict {
+				w.pushLevel(j)
+				return nil
+			}
+			w.inversions.Add(1)
+			break
+		}
+		w.pushLevel(j)
+		j = h
 	}
-	if l > 0 {
-		p.uncount(l)
+	p.uncount(j.level())
+	return j
+}
+
+// runChosen runs c, what choose returned for claimed. A job other than the
+// one claimed runs nested like a job taken while waiting: it counts in
+// w.helping, which bounds how deep choose lets such jobs nest.
+func (w *Worker) runChosen(c, claimed *Job) {
+	if c == claimed {
+		w.execute(c)
+		return
 	}
-	return true
+	w.helping++
+	w.noteHelpDepth()
+	w.execute(c)
+	w.helping--
+}
+
+// startOwn is how a worker that pops its own public or level deques while
+// waiting (runOwnUntil, drainOwn, waitFuture) starts the job j it popped:
+// through choose, backing off when the strict policy refuses. round counts
+// the caller's consecutive refusals; startOwn returns the next value.
+func (w *Worker) startOwn(j *Job, round int) int {
+	c := w.choose(j, false)
+	if c == nil {
+		sleep.Backoff(round)
+		return round + 1
+	}
+	w.runChosen(c, j)
+	return 0
 }
 
 // findAbove looks for a job of a level above l, from the top level down,
-// skipping levels with nothing queued at or above them. The job is claimed
-// but not admitted.
-func (w *Worker) findAbove(l int) *Job {
+// skipping levels with nothing queued at or above them: its own deque of
+// the level, other workers' (all of them if thorough, else prio.victims of
+// them), then the level's injector. The job is claimed but not started
+// (see choose).
+func (w *Worker) findAbove(l int, thorough bool) *Job {
 	p := &w.reg.prio
 	if p.policy == PriorityOblivious {
 		return nil
@@ -229,7 +303,7 @@ func (w *Worker) findAbove(l int) *Job {
 		if j := w.levels[lv-1].Pop(); j != nil {
 			return j
 		}
-		if j := w.stealLevel(lv); j != nil {
+		if j := w.stealLevel(lv, thorough); j != nil {
 			return j
 		}
 		if j := w.reg.prio.injectors[lv-1].pop(); j != nil {
@@ -239,12 +313,16 @@ func (w *Worker) findAbove(l int) *Job {
 	return nil
 }
 
-// stealLevel tries the level-lv deques of prio.victims other workers,
-// starting at a random one, and starts over while a steal lost a race.
-func (w *Worker) stealLevel(lv int) *Job {
+// stealLevel tries the level-lv deques of prio.victims other workers (all
+// of them if thorough), starting at a random one, and starts over while a
+// steal lost a race.
+func (w *Worker) stealLevel(lv int, thorough bool) *Job {
 	workers := w.reg.workers
 	n := len(workers)
 	tries := w.reg.prio.victims
+	if thorough {
+		tries = n - 1
+	}
 	if tries == 0 {
 		return nil
 	}
@@ -274,17 +352,4 @@ func (w *Worker) stealLevel(lv int) *Job {
 			return nil
 		}
 	}
-}
-
-// runAbove makes progress on work above level l after admit refused a
-// level-l job in the strict mode: it runs one admitted job of a higher
-// level if it finds one, or backs off (round counts the caller's fruitless
-// attempts). It returns the next round.
-func (w *Worker) runAbove(l int, round int) int {
-	if j := w.findAbove(l); j != nil && w.admit(j) {
-		w.execute(j)
-		return 0
-	}
-	sleep.Backoff(round)
-	return round + 1
 }

@@ -272,8 +272,10 @@ type Stats struct {
 	// PerWorker has each worker's counts, by index.
 	PerWorker []WorkerStats
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
-	// waiting (its main loop's job counts as 1). Waits for stolen join
-	// halves stop taking other workers' jobs at 64.
+	// waiting (its main loop's job counts as 1), or ran in place of a job
+	// it claimed because more urgent work was queued. Waits for stolen
+	// join halves stop taking other workers' jobs at 64, and from there
+	// priorities stop nesting more urgent work.
 	MaxHelpDepth int
 	// StealsByLevel splits Steals by the priority level of the stolen job
 	// (0: joins and plain spawns).

@@ -89,6 +89,9 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 		panic(fmt.Sprintf("%s: negative number of tasks %d", call, n))
 	}
 	if n == 0 {
+		if s.pending.Load() == 0 {
+			panic(call + ": the scope has already finished")
+		}
 		return
 	}
 	s.reserve(call)

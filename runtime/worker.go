@@ -61,13 +61,17 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 
+	// curLevel is the priority level of the job this worker is running
+	// (0 outside any job); see priority.go.
+	curLevel int
+
 	// levels[l-1] is this worker's deque of spawned level-l tasks
 	// (priority.go).
 	levels [MaxPriority]*deque.ChaseLev[Job]
 
 	steals      atomic.Uint64
 	levelSteals [MaxPriority + 1]atomic.Uint64 // steals by level
-	inversions  atomic.Uint64                  // see admit
+	inversions  atomic.Uint64                  // see choose
 	executed    atomic.Uint64
 	stealsEmpty atomic.Uint64 // failed steal attempts, by reason
 	stealsLost  atomic.Uint64
@@ -319,34 +323,55 @@ func (w *Worker) takeBackSlow(j *Job) bool {
 
 // runOwnUntil pops this worker's jobs, newest first, and runs them until
 // it pops target (it returns true without running it) or has none left
-// (false). Private jobs are forks of
-// the task being run and start at once; a job from the public deque is
-// first admitted (priority.go), and while the strict policy refuses it
-// the worker runs the more urgent work instead.
+// (false): its private stack, its public deque, then its deques of the
+// levels above 0, so that a worker about to wait with the help bound (see
+// waitUntil) leaves nothing of its own queued. Private jobs are forks of
+// the task being run and start at once; the others start through choose
+// (priority.go), which may run more urgent work first.
 func (w *Worker) runOwnUntil(target *Job) bool {
 	round := 0
 	for {
-		top := w.popPrivate()
-		if top == nil {
-			top = w.publicPop()
-			if top == nil {
-				return false
+		if top := w.popPrivate(); top != nil {
+			if top == target {
+				return true
 			}
-			if top != target && !w.admit(top) {
-				round = w.runAbove(top.level(), round)
-				continue
-			}
+			w.execute(top)
+			continue
 		}
-		if top == target {
+		top := w.publicPop()
+		if top != nil && top == target {
 			return true
 		}
-		w.execute(top)
+		if top == nil {
+			if top = w.popLevels(); top == nil {
+				return false
+			}
+		}
+		round = w.startOwn(top, round)
 	}
 }
 
+// popLevels pops this worker's newest job of the highest level above 0
+// that it holds, or returns nil.
+func (w *Worker) popLevels() *Job {
+	for l := MaxPriority; l >= 1; l-- {
+		if d := w.levels[l-1]; !d.Empty() {
+			if j := d.Pop(); j != nil {
+				return j
+			}
+		}
+	}
+	return nil
+}
+
+// execute runs j, a job this worker took from a deque or an injector, as
+// a task of j's level.
 func (w *Worker) execute(j *Job) {
 	w.executed.Add(1)
+	prev := w.curLevel
+	w.curLevel = j.level()
 	j.run()
+	w.curLevel = prev
 }
 
 // WaitUntil runs other work (own deque, then steals, then the injector)
@@ -387,14 +412,12 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 		bounded := forJoin && w.helping >= maxHelpDepth
 		var j *Job
 		if !bounded {
-			j = w.findWork()
+			j = w.findWork(idle.Sleepy())
 		}
 		if j != nil {
 			s.WorkFound()
 			w.helping++
-			if int64(w.helping) > w.maxHelping.Load() {
-				w.maxHelping.Store(int64(w.helping))
-			}
+			w.noteHelpDepth()
 			w.execute(j)
 			w.helping--
 			w.handOffP()
@@ -408,6 +431,13 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 		}
 	}
 	s.WorkFound()
+}
+
+// noteHelpDepth records the current help depth if it is the deepest yet.
+func (w *Worker) noteHelpDepth() {
+	if int64(w.helping) > w.maxHelping.Load() {
+		w.maxHelping.Store(int64(w.helping))
+	}
 }
 
 // noInjectedWork tells a worker that refuses the injector not to stay
@@ -435,13 +465,15 @@ func (w *Worker) handOffP() {
 // findWork looks for a job in the order that keeps work local and old work
 // moving: queued tasks of levels above 0, most urgent first (priority.go),
 // then own jobs (newest first), a random victim's deque (oldest first),
-// then the injector. It returns an admitted job, or nil if it found none
-// or the strict priority policy refused the one it found (which went back
-// on this worker's deques; the next search starts at the top level again).
-func (w *Worker) findWork() *Job {
+// then the injector. It returns the job to start (see choose), or nil if
+// it found none or the strict priority policy refused the one it found
+// (which went back on this worker's deques; the next search starts at the
+// top level again). thorough is set for the last search before the worker
+// sleeps, which must try every victim (see priority.go on sampling).
+func (w *Worker) findWork(thorough bool) *Job {
 	if w.reg.prio.anyQueued() {
-		if j := w.findAbove(0); j != nil {
-			return w.admitted(j)
+		if j := w.findAbove(0, thorough); j != nil {
+			return w.choose(j, thorough)
 		}
 	}
 	if j := w.popPrivate(); j != nil {
@@ -457,15 +489,7 @@ func (w *Worker) findWork() *Job {
 	if j == nil {
 		return nil
 	}
-	return w.admitted(j)
-}
-
-// admitted returns j if admit lets this worker start it, else nil.
-func (w *Worker) admitted(j *Job) *Job {
-	if w.admit(j) {
-		return j
-	}
-	return nil
+	return w.choose(j, thorough)
 }
 
 // steal tries every other worker once, starting at a random one, and starts
@@ -487,11 +511,11 @@ func (w *Worker) steal() *Job {
 			if v == w.index {
 				continue
 			}
-			j, n, res := w.stealFrom(workers[v])
+			j, got, res := w.stealFrom(workers[v])
 			switch res {
 			case deque.Success:
-				w.steals.Add(uint64(n))
-				w.levelSteals[0].Add(uint64(n))
+				w.steals.Add(uint64(got))
+				w.levelSteals[0].Add(uint64(got))
 				w.traceSteal(v)
 				return j
 			case deque.Retry:

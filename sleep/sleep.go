@@ -119,6 +119,12 @@ type Idle struct {
 	jec    uint32 // the JEC when the worker announced itself sleepy
 }
 
+// Sleepy reports whether the worker has announced itself sleepy: its next
+// search is its last before it blocks, and must look everywhere work may
+// have been posted (a search that samples some of the places may skip
+// one, which is fine only while the worker will search again anyway).
+func (st *Idle) Sleepy() bool { return st.rounds > roundsUntilSleepy }
+
 // StartLooking records that worker is out of local work and starts looking.
 // Every StartLooking is followed by exactly one WorkFound, when the worker
 // stops looking (work found or latch set).
