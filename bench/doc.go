@@ -122,4 +122,67 @@
 //   - Futures are for tasks worth more than their ~340 ns: results that
 //     outlive the call that started them, waits in any order, select. For
 //     recursive forks, Join and above all forkjoin remain the tools.
+//
+// # Priorities and graph exploration
+//
+// The priority scenarios follow Joshi and Hegde's measurements of
+// priority-aware work stealing (after Imam and Sarkar). PriorityScenarios
+// builds five sets of -priotasks tasks (2000 by default), each a busy loop
+// of Spin (xorshift rounds, no memory, no sleeping) calibrated to
+// -priomicros µs (20 by default; SpinPerMicro times it once per process),
+// with levels 0..pool.MaxPriority drawn from xorshift64 seeded with Seed,
+// so that the same flags give the same tasks:
+//
+//   - equal: every task the same time, levels uniform.
+//   - random: times uniform over (0, 2*micros], levels uniform.
+//   - skewed: equal times, levels 0..3 in proportions 70/20/8/2%.
+//   - unequal: the tasks of equal, but spawned by spawners of very
+//     different shares (27:9:3:1), so one worker starts with most of them.
+//   - bulk: the tasks of equal, each spawner spawning its share with one
+//     Scope.SpawnManyPriority per level, level 0 first.
+//
+// RunPriority runs a scenario inside Pool.Run: the scope body spawns
+// PrioritySpawners (4) spawner tasks at MaxPriority (so that all tasks are
+// queued early), each of which spawns its share of the tasks from inside
+// the pool, so they land on that worker's deques: one Scope.SpawnPriority
+// per task in the order drawn, levels interleaved (not most urgent first,
+// which would make priorities moot), or for bulk one SpawnManyPriority per
+// level. Metrics: Total, the
+// scope's wall time on the worker; High, the time from the same start
+// until the last task of level MaxPriority finished; HighRatio =
+// High/Total, to compare with the scenario's HighShare (the share of its
+// work at MaxPriority, where HighRatio lands with perfect priorities and
+// balance); and Inversions, the delta of Stats.Inversions (tasks started
+// while a more urgent task was queued, where a worker could see it). The
+// oblivious policy (PriorityOblivious) is the baseline: it queues every
+// level as level 0.
+//
+// The graph exploration visits every node reachable from node 0 of a
+// random directed graph (NewGraph: -graphn nodes, 1<<20 by default, in
+// CSR form, out-degrees uniform over 0..2*-graphdeg, -graphhubs hubs of
+// sqrt(n) out-edges including node 0, targets uniform; deterministic from
+// the seed). Parallel kernels claim a node with a compare-and-swap on its
+// flag and visit it once. Explorer kernels: Serial (depth first with a
+// stack and plain flags: the baseline and the reference), Spawn (one
+// Scope.Spawn per claimed node), SpawnMany (each node's task bulk-spawns
+// the neighbours it claimed) and Goroutines (a stack per goroutine, a
+// shared channel that busy goroutines feed while it runs low, an atomic
+// count of claimed nodes not yet visited for termination). Every run is
+// checked against the serial count and order-independent checksum;
+// TestExplorers also checks node by node that each reachable node, and
+// no other, is visited exactly once. -graphwork adds Spin rounds per
+// visit.
+//
+//	go test -run '^$' -bench 'Priority|Graph' -benchtime 1x ./bench
+//	go run ./bench/cmd/prioritybench -reps 5
+//
+// BenchmarkPriority's sub-benchmarks are
+// scenario=NAME/policy=NAME/workers=K and report high-ms, high/total,
+// high-share and inversions (means per run); BenchmarkGraph's are
+// impl=serial|spawn|spawnmany|goroutines/workers=K with x-serial. The
+// command prints both as markdown tables of medians (-reps, -warmup,
+// -workers, -only priority|graph, -tasks, -micros, -nodes, -degree, -hubs,
+// -work), one pool at a time: each row's runs back to back on a pool of
+// its own (pools used alternately disturbed each other's runs on the test
+// machine).
 package bench
