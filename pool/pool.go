@@ -230,14 +230,16 @@ func WorkerIndex() int {
 	return -1
 }
 
-// Join runs a and b on the current pool: Current().Join(a, b).
+// Join runs a and b, possibly in parallel, on the current pool.
 //
 // Prefer it to the method inside tasks: it calls a in place, so a (and
 // what a captures) stays on the caller's stack, and a fork costs only b's
 // closure and the variables b captures by reference. The method must be
-// able to carry a to another pool's worker, which makes a escape. From a
-// goroutine that is no worker, Join pins the caller's stack while a worker
-// runs a (on Linux; see runtime/offpool_linux.go).
+// able to carry a to another pool's worker, which makes a escape. For the
+// same reason, from a goroutine that is no worker Join runs a on that
+// goroutine, while b goes to pool.Default() (or runs on the caller too if
+// no worker has started it when a returns); joins nested in b run on the
+// pool. Use Default().Join to run both on the pool.
 func Join(a, b func()) {
 	if a == nil {
 		nilFunc("pool.Join")

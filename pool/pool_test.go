@@ -95,14 +95,40 @@ func fib(n int) int {
 	return a + b
 }
 
+// From a goroutine that is no worker, pool.Join runs a on the caller and
+// offers b to pool.Default(); nested joins in b run on the pool.
 func TestPackageJoinOffPoolUsesDefault(t *testing.T) {
 	watchdog(t, func() {
 		var idx [2]int
-		pool.Join(func() { idx[0] = pool.WorkerIndex() }, func() { idx[1] = pool.WorkerIndex() })
-		for _, i := range idx {
-			assert.GreaterOrEqual(t, i, 0)
-		}
+		var nested int
+		pool.Join(func() { idx[0] = pool.WorkerIndex() }, func() {
+			idx[1] = pool.WorkerIndex()
+			nested = fib(15)
+		})
+		assert.Equal(t, -1, idx[0], "a runs on the calling goroutine")
+		assert.GreaterOrEqual(t, idx[1], -1)
+		assert.Equal(t, 610, nested)
 		assert.Equal(t, 6765, fib(20))
+	})
+}
+
+// b of an off-pool join runs exactly once whether a worker or the caller
+// takes it, and a's panic wins over b's.
+func TestPackageJoinOffPoolRunsBOnce(t *testing.T) {
+	watchdog(t, func() {
+		for i := range 2000 {
+			var runs atomic.Int32
+			pool.Join(func() {
+				if i%2 == 0 {
+					burnSink.Add(int64(burn(i % 500)))
+				}
+			}, func() { runs.Add(1) })
+			require.Equal(t, int32(1), runs.Load(), "round %d", i)
+		}
+		v := recoverValue(func() { pool.Join(func() { panic("a") }, func() { panic("b") }) })
+		pe, ok := v.(*pool.PanicError)
+		require.True(t, ok, "%T %v", v, v)
+		assert.Equal(t, "a", pe.Value)
 	})
 }
 

@@ -45,9 +45,8 @@
 // stolen (see Job), so the fork path does not pay an atomic store for it.
 //
 // Join calls a in place, so a need not be on the heap. A goroutine that is
-// no worker must hand a to a worker; JoinOffPool does so by address while
-// the caller waits in a futex system call, where the Go runtime never
-// moves a goroutine's stack (offpool_linux.go gives the argument).
+// no worker keeps that by calling a itself while b goes to the pool
+// (JoinOffPool, offpool.go).
 //
 // # Finding the current worker
 //

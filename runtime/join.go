@@ -90,18 +90,12 @@ func (w *Worker) unwindJoin(f *joinFrame, step int, v any) {
 	panic(pe)
 }
 
-// Join runs a and b on r, possibly in parallel (see Run for where).
-// Called from a worker of another registry, it hands a to r's workers,
-// so a escapes to the heap; JoinOffPool avoids that for the callers that
-// are no worker.
+// Join runs a and b on r, possibly in parallel (see Run for where). From
+// anywhere but a worker of r it hands a to r's workers, so a escapes to
+// the heap; JoinOffPool is the alternative that keeps a on the caller.
 func (r *Registry) Join(call string, a, b func()) {
-	w := CurrentWorker()
-	if w != nil && w.reg == r {
+	if w := CurrentWorker(); w != nil && w.reg == r {
 		w.Join(a, b)
-		return
-	}
-	if w == nil {
-		r.JoinOffPool(call, a, b)
 		return
 	}
 	r.Run(call, func() { CurrentWorker().Join(a, b) })

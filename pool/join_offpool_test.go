@@ -1,8 +1,3 @@
-//go:build linux && !spindle_portable
-
-// The off-pool pinning and the allocation counts it allows exist with the
-// futex backend only (runtime/offpool_linux.go).
-
 package pool_test
 
 import (
@@ -36,9 +31,9 @@ func TestPackageJoinOnWorkerAllocatesOnlyForB(t *testing.T) {
 	assert.LessOrEqual(t, allocs, 2.0, "allocations per pool.Join from a worker")
 }
 
-// From a goroutine that is no worker, a is handed to a worker by address
-// (the caller's stack is pinned meanwhile), so it still does not escape:
-// the call allocates its job record on top of b's two.
+// From a goroutine that is no worker, a runs on the calling goroutine, so
+// it still does not escape: the call allocates b's job record and the
+// channel its caller may wait on, on top of b's two.
 func TestPackageJoinOffPoolKeepsAOnTheStack(t *testing.T) {
 	if pool.Default().Workers() < 1 {
 		t.Skip("no default pool")
@@ -50,14 +45,14 @@ func TestPackageJoinOffPoolKeepsAOnTheStack(t *testing.T) {
 			panic("pool.Join lost a result")
 		}
 	})
-	assert.LessOrEqual(t, allocs, 3.0, "allocations per pool.Join from outside the pool")
+	assert.LessOrEqual(t, allocs, 4.0, "allocations per pool.Join from outside the pool")
 }
 
 // growThenJoin grows the calling goroutine's stack to about depth KiB,
 // returns to the top, and joins there with closures that write to the
 // caller's frame. The GC shrinks a stack that uses under a quarter of its
-// size, so a caller whose stack is not pinned while a worker runs a would
-// see a's writes go to freed memory (or JoinOffPool's check would crash).
+// size: writes from another thread into the caller's frame (a or b) must
+// still land in the frame the caller reads.
 func growThenJoin(depth int, seed int) (got [8]int) {
 	deepen(depth)
 	var mine [8]int
@@ -87,7 +82,7 @@ func deepen(n int) byte {
 	return deepen(n-1) + pad[n%len(pad)]
 }
 
-func TestOffPoolJoinCallerStackIsPinned(t *testing.T) {
+func TestOffPoolJoinWhileStacksShrink(t *testing.T) {
 	watchdog(t, func() {
 		var stop atomic.Bool
 		var gcs sync.WaitGroup
