@@ -159,6 +159,16 @@ func (p *prioState) queuedAbove(l int) bool {
 	return l < MaxPriority && p.above[l].Load() != 0
 }
 
+// queuedAt reports whether tasks of level l >= 1 seem to be queued: from
+// two loads, not one instant, which is good enough to skip a search.
+func (p *prioState) queuedAt(l int) bool {
+	n := p.above[l-1].Load()
+	if l < MaxPriority {
+		n -= p.above[l].Load()
+	}
+	return n > 0
+}
+
 // anyQueued reports whether a task of any level above 0 is queued.
 func (p *prioState) anyQueued() bool { return p.above[0].Load() != 0 }
 
@@ -287,7 +297,7 @@ func (w *Worker) startOwn(j *Job, round int) int {
 }
 
 // findAbove looks for a job of a level above l, from the top level down,
-// skipping levels with nothing queued at or above them: its own deque of
+// skipping levels with nothing queued: its own deque of
 // the level, other workers' (all of them if thorough, else prio.victims of
 // them), then the level's injector. The job is claimed but not started
 // (see choose).
@@ -297,7 +307,11 @@ func (w *Worker) findAbove(l int, thorough bool) *Job {
 		return nil
 	}
 	for lv := MaxPriority; lv > l; lv-- {
-		if !p.queuedAbove(lv - 1) {
+		// A thorough search may skip a level only on the one-load test
+		// (nothing queued at or above it): queuedAt's two loads can miss
+		// a task whose count changed in between, which the last search
+		// before sleeping must not (see Sampling and sleep).
+		if thorough && !p.queuedAbove(lv-1) || !thorough && !p.queuedAt(lv) {
 			continue
 		}
 		if j := w.levels[lv-1].Pop(); j != nil {
