@@ -18,7 +18,9 @@ var (
 // graph (NewGraph with -graphn nodes, -graphdeg, -graphhubs, seed Seed;
 // -graphwork rounds of Spin per node) as impl=NAME/workers=K: serial
 // (depth first, plain marks), spawn (a Scope.Spawn per claimed node) and
-// spawnmany (a Scope.SpawnMany of the neighbours each node claims) on
+// spawnmany (a Scope.SpawnMany of the neighbours each node claims) and
+// local (Explorer.Local: a stack per task, half of it spawned every 64
+// visits) on
 // pools of 1 and 2 workers, and goroutines (Explorer.Goroutines, a stack
 // per goroutine and a shared channel) at GOMAXPROCS 1 and 2. Every
 // iteration starts from cleared marks (the clearing is not timed) and is
@@ -51,6 +53,7 @@ func BenchmarkGraph(b *testing.B) {
 	}{
 		{"spawn", (*Explorer).Spawn},
 		{"spawnmany", (*Explorer).SpawnMany},
+		{"local", (*Explorer).Local},
 	}
 	for _, k := range kernels {
 		for _, w := range benchWorkers {

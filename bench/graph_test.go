@@ -69,6 +69,8 @@ func TestExplorers(t *testing.T) {
 			{"spawn/2", func() GraphResult { return e.Spawn(pools[2]) }},
 			{"spawnmany/1", func() GraphResult { return e.SpawnMany(pools[1]) }},
 			{"spawnmany/2", func() GraphResult { return e.SpawnMany(pools[2]) }},
+			{"local/1", func() GraphResult { return e.Local(pools[1]) }},
+			{"local/2", func() GraphResult { return e.Local(pools[2]) }},
 			{"goroutines/1", func() GraphResult { return e.Goroutines(1) }},
 			{"goroutines/2", func() GraphResult { return e.Goroutines(2) }},
 			{"goroutines/4", func() GraphResult { return e.Goroutines(4) }},

@@ -16,7 +16,8 @@
 //
 // Graph exploration (bench.NewGraph with -nodes, -degree, -hubs; -work
 // rounds of bench.Spin per visited node) from node 0: serial, spawn,
-// spawnmany on spindle pools of each of -workers workers, and goroutines
+// spawnmany, local (a stack per task, half spawned every 64 visits) on
+// spindle pools of each of -workers workers, and goroutines
 // at GOMAXPROCS set to each; every run is checked against the serial
 // one's node count and checksum. Columns: median time and its ratio to the
 // median serial time.
@@ -288,6 +289,7 @@ func graphTable(c config, w io.Writer) error {
 	}
 	for _, nw := range c.workers {
 		kernels = append(kernels, graphKernel{name: "spindle Scope.SpawnMany per node", workers: nw, onPool: (*bench.Explorer).SpawnMany})
+		kernels = append(kernels, graphKernel{name: "spindle local stacks, half spawned every 64 visits", workers: nw, onPool: (*bench.Explorer).Local})
 	}
 	for _, nw := range c.workers {
 		kernels = append(kernels, graphKernel{name: "goroutines + channel", workers: nw, procs: true,

@@ -28,10 +28,10 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	// 5 scenarios x 4 policies x 2 worker counts, 7 graph rows, 2 headers
+	// 5 scenarios x 4 policies x 2 worker counts, 9 graph rows, 2 headers
 	// and 2 separators.
-	if rows := strings.Count(s, "\n|"); rows != 40+7+4 {
-		t.Errorf("%d table lines, want %d", rows, 40+7+4)
+	if rows := strings.Count(s, "\n|"); rows != 40+9+4 {
+		t.Errorf("%d table lines, want %d", rows, 40+9+4)
 	}
 }
 
