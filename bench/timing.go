@@ -34,7 +34,7 @@ func Time(warmup, reps int, prep, run func(), check func() error) ([]time.Durati
 
 // Median returns the median of d (the mean of the middle two for an even
 // count), or 0 for none.
-func Median(d []time.Duration) time.Duration {
+func Median[T time.Duration | float64](d []T) T {
 	if len(d) == 0 {
 		return 0
 	}

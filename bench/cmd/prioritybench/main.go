@@ -38,7 +38,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -142,18 +141,6 @@ func (c config) check(extraArgs int) error {
 	return nil
 }
 
-func medianFloat(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(x))
-	m := len(s) / 2
-	if len(s)%2 == 0 {
-		return (s[m-1] + s[m]) / 2
-	}
-	return s[m]
-}
-
 func ms(d time.Duration) string {
 	switch m := bench.Ms(d); {
 	case m >= 100:
@@ -214,7 +201,7 @@ func priorityTable(c config, w io.Writer) error {
 				}
 				fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %.2f | %.2f | %.0f |\n",
 					sc.Name, pol, nw, ms(bench.Median(row.total)), ms(bench.Median(row.high)),
-					medianFloat(row.ratio), sc.HighShare(), medianFloat(row.inv))
+					bench.Median(row.ratio), sc.HighShare(), bench.Median(row.inv))
 			}
 		}
 	}
