@@ -244,24 +244,24 @@ func (b *chunkBatch) donePart(pe *PanicError) {
 // in parallel on w's registry: a bulk spawn of the chunks. Every chunk
 // runs, even if others panic; ForChunks returns when all have finished and
 // then re-raises the panic of the lowest-numbered chunk that panicked, as
-// a *PanicError. The number of
-// chunks, ceil((hi-lo)/grain) computed without overflow, must fit in an
-// int.
+// a *PanicError. The number of chunks, ceil((hi-lo)/grain) computed
+// without overflow, must fit in an int.
 //
 // Waiting. When the caller's own part is done and others hold parts, it
-// first runs whatever is left on its public deque (the parts it split off that nobody took, and
-// anything pushed above or below them), then waits for the parts others
-// took as it waits for a stolen join half: the help bound of waitUntil
-// applies, and is safe for the same reason. Every part not yet finished is
-// then either running on some worker or queued on the public deque of a
-// worker that is not in a bounded wait (a worker empties its public deque
-// before such a wait, and only it pushes there), which runs it or lets it
-// be stolen. Its private stack is left alone: at this point it holds only
-// forks of enclosing frames (the chunks' own forks are all taken back),
-// which only this worker waits for, after this wait. The exception is a
-// bounded deque variant (Config.Deque): a part that does not fit goes to
-// the injector, which bounded waits do not serve, so with a variant the
-// caller helps without the bound.
+// first runs whatever is left on its public deque and its level deques
+// (drainOwn: the parts it split off that nobody took, and anything pushed
+// above or below them), then waits for the parts others took as it waits
+// for a stolen join half: the help bound of waitUntil applies, and is safe
+// for the same reason. Every part not yet finished is then either running
+// on some worker or queued on the public deque of a worker that is not in
+// a bounded wait (a worker empties those deques before such a wait, and
+// only it pushes there), which runs it or lets it be stolen. Its private
+// stack is left alone: at this point it holds only forks of enclosing
+// frames (the chunks' own forks are all taken back), which only this
+// worker waits for, after this wait. The exception is a bounded deque
+// variant (Config.Deque): a part that does not fit goes to the injector,
+// which bounded waits do not serve, so with a variant the caller helps
+// without the bound.
 func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	if grain < 1 || lo >= hi {
 		panic(fmt.Sprintf("runtime.Worker.ForChunks: want lo < hi and grain >= 1, got [%d, %d) grain %d", lo, hi, grain))
