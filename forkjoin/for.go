@@ -22,8 +22,8 @@ type forTask struct {
 //
 // The chunks are [lo, lo+grain), [lo+grain, lo+2*grain), ... (the last
 // may be shorter), queued as one bulk spawn: the calling worker runs them
-// in order and, whenever another worker is idle, hands it about half of
-// the chunks it has left, with one publication (see the bulk spawning
+// in order, keeping the upper half of the chunks it has left exposed to
+// idle workers, one publication at a time (see the bulk spawning
 // notes in package runtime). A range that is a single chunk runs on the
 // calling goroutine. Every chunk runs even if body panics in another; once
 // all have finished, the panic of the lowest chunk that panicked (the one
