@@ -166,7 +166,7 @@ func (w *Worker) betweenTasks(level int) bool {
 			w.inversions.Add(1)
 			break
 		}
-		if c := w.choose(h, false); c != nil {
+		if c := w.choose(h, false, 0); c != nil {
 			w.runChosen(c, nil)
 			round = 0
 		} else {
@@ -253,9 +253,9 @@ func (b *chunkBatch) donePart(pe *PanicError) {
 // without overflow, must fit in an int.
 //
 // Waiting. When the caller's own part is done and others hold parts, it
-// first runs whatever is left on its public deque and its level deques
-// (drainOwn: the parts it split off that nobody took, and anything pushed
-// above or below them), then waits for the parts others took as it waits
+// first runs what is on its public deque and its level deques until the
+// batch is done or they are empty (drainOwn: the parts it split off that
+// nobody took, and anything pushed above or below them), then waits for the parts others took as it waits
 // for a stolen join half: the help bound of waitUntil applies, and is safe
 // for the same reason. Every part not yet finished is then either running
 // on some worker or queued on the public deque of a worker that is not in
@@ -286,7 +286,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
 	b.donePart(Catch(b.first.run))
 	if !b.done.Probe() {
-		w.drainOwn()
+		w.drainOwn(&b.done)
 		w.waitUntil(&b.done, w.variant == nil)
 	}
 	b.done.Reset()
@@ -313,11 +313,11 @@ func (b *scopeBatch) addPart()                { b.s.pending.Add(1) }
 func (b *scopeBatch) donePart(pe *PanicError) { b.s.finish(pe) }
 
 // drainOwn runs the jobs on this worker's public deque and its deques of
-// levels above 0, newest first, until they are empty (starting each
-// through choose: priority.go).
-func (w *Worker) drainOwn() {
+// levels above 0, newest first, until they are empty or l is set
+// (starting each through choose: priority.go).
+func (w *Worker) drainOwn(l *Latch) {
 	round := 0
-	for {
+	for !l.Probe() {
 		j := w.publicPop()
 		if j == nil {
 			j = w.popLevels()

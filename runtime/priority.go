@@ -71,9 +71,10 @@ import (
 // than nest further. The strict guarantee has that one exception.
 //
 // The level of a running task. A task's own forks (joins, forkjoin) and
-// the chunks of a forkjoin.For are level-0 jobs. The chunks a worker runs
-// of a loop it started inside a task of level L only give way to work
-// above L (Worker.curLevel); a join half or chunk another worker steals
+// the chunks of a forkjoin.For are level-0 jobs. A worker running a task
+// of level L (Worker.curLevel) judges the chunks of a loop it runs and
+// the jobs it pops from its own deques while it waits at level L: only
+// work above L goes first. A join half or chunk another worker steals
 // runs there at level 0.
 
 // MaxPriority is the most urgent level. Levels run from 0 (joins and plain
@@ -235,16 +236,20 @@ func (r *Registry) injectLevel(j *Job) {
 // a worker runs instead of the one it claimed nest on its stack, and the
 // strict guarantee yields to the stack bound there. thorough makes the
 // search try every other worker whatever the policy (see findAbove).
+// floor raises the level j is judged at: a worker popping its own jobs
+// while it waits inside a task of level L passes L, as those jobs are
+// that task's own work (see "The level of a running task").
 //
 // The job returned has been taken off the queued counts: it is started.
 // The caller runs it; if it is not j it nests like helping (runChosen).
-func (w *Worker) choose(j *Job, thorough bool) *Job {
+func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 	p := &w.reg.prio
 	if !p.anyQueued() {
 		return j
 	}
 	for {
-		l := j.level() // read before j is back where another thread can take it
+		// Read before j is back where another thread can take it.
+		l := max(j.level(), floor)
 		if !p.queuedAbove(l) {
 			break
 		}
@@ -286,11 +291,19 @@ func (w *Worker) runChosen(c, claimed *Job) {
 // waiting (runOwnUntil, drainOwn, waitFuture) starts the job j it popped:
 // through choose, backing off when the strict policy refuses. round counts
 // the caller's consecutive refusals; startOwn returns the next value.
+//
+// A job of its own runs at the level of the task that waits, if that is
+// higher than the job's: it is that task's work (see "The level of a
+// running task").
 func (w *Worker) startOwn(j *Job, round int) int {
-	c := w.choose(j, false)
+	c := w.choose(j, false, w.curLevel)
 	if c == nil {
 		sleep.Backoff(round)
 		return round + 1
+	}
+	if c == j {
+		w.executeAt(j, max(w.curLevel, j.level()))
+		return 0
 	}
 	w.runChosen(c, j)
 	return 0

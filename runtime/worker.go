@@ -366,10 +366,13 @@ func (w *Worker) popLevels() *Job {
 
 // execute runs j, a job this worker took from a deque or an injector, as
 // a task of j's level.
-func (w *Worker) execute(j *Job) {
+func (w *Worker) execute(j *Job) { w.executeAt(j, j.level()) }
+
+// executeAt runs j as a task of the given priority level (curLevel).
+func (w *Worker) executeAt(j *Job, level int) {
 	w.executed.Add(1)
 	prev := w.curLevel
-	w.curLevel = j.level()
+	w.curLevel = level
 	j.run()
 	w.curLevel = prev
 }
@@ -473,7 +476,7 @@ func (w *Worker) handOffP() {
 func (w *Worker) findWork(thorough bool) *Job {
 	if w.reg.prio.anyQueued() {
 		if j := w.findAbove(0, thorough); j != nil {
-			return w.choose(j, thorough)
+			return w.choose(j, thorough, 0)
 		}
 	}
 	if j := w.popPrivate(); j != nil {
@@ -489,7 +492,7 @@ func (w *Worker) findWork(thorough bool) *Job {
 	if j == nil {
 		return nil
 	}
-	return w.choose(j, thorough)
+	return w.choose(j, thorough, 0)
 }
 
 // steal tries every other worker once, starting at a random one, and starts
