@@ -18,6 +18,11 @@
 // Panics in tasks are recovered where they happen and re-raised in the
 // caller of Join, Scope or Run as a *PanicError, after every task that call
 // started has finished. The pool stays usable.
+//
+// Tasks spawned on a scope may carry a priority level (Scope.SpawnPriority,
+// up to MaxPriority): workers start the most urgent queued tasks first, as
+// strictly as WithPriorityPolicy says. Scope.SpawnMany spawns many tasks
+// with one publication; thieves take about half of what is left at a time.
 package pool
 
 import (
