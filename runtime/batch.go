@@ -318,10 +318,7 @@ func (b *scopeBatch) donePart(pe *PanicError) { b.s.finish(pe) }
 func (w *Worker) drainOwn(l *Latch) {
 	round := 0
 	for !l.Probe() {
-		j := w.publicPop()
-		if j == nil {
-			j = w.popLevels()
-		}
+		j := w.popPublished()
 		if j == nil {
 			return
 		}

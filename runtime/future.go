@@ -180,11 +180,7 @@ func (w *Worker) waitFuture(f *Future) {
 			w.execute(j)
 			continue
 		}
-		j := w.publicPop()
-		if j == nil {
-			j = w.popLevels()
-		}
-		if j != nil {
+		if j := w.popPublished(); j != nil {
 			round = w.startOwn(j, round)
 			continue
 		}

@@ -338,17 +338,24 @@ func (w *Worker) runOwnUntil(target *Job) bool {
 			w.execute(top)
 			continue
 		}
-		top := w.publicPop()
-		if top != nil && top == target {
-			return true
-		}
+		top := w.popPublished()
 		if top == nil {
-			if top = w.popLevels(); top == nil {
-				return false
-			}
+			return false
+		}
+		if top == target {
+			return true
 		}
 		round = w.startOwn(top, round)
 	}
+}
+
+// popPublished pops this worker's newest published job: from its public
+// deque, else from its deques of levels above 0 (highest level first).
+func (w *Worker) popPublished() *Job {
+	if j := w.publicPop(); j != nil {
+		return j
+	}
+	return w.popLevels()
 }
 
 // popLevels pops this worker's newest job of the highest level above 0
