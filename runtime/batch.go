@@ -47,12 +47,12 @@ import (
 type batcher interface {
 	// runIndex runs task i, recording its panic if it panics.
 	runIndex(i int)
-	// addPart records one more part, before the part is queued.
-	addPart()
-	// donePart records that a part has ended, with the panic that ended
-	// it, if any. The batcher's owner may reuse it once the last part is
+	// addPart records one more part, before worker w queues it.
+	addPart(w *Worker)
+	// donePart records that a part has ended on worker w, with the panic
+	// that ended it, if any. The batcher's owner may reuse it once the last part is
 	// done, so a part touches nothing of it afterwards.
-	donePart(pe *PanicError)
+	donePart(w *Worker, pe *PanicError)
 }
 
 // batchPart is the job of one part: tasks [lo, hi) of b.
@@ -84,7 +84,7 @@ func (p *batchPart) Run() {
 	pe := Catch(p.run)
 	p.b = nil
 	partPool.Put(p)
-	b.donePart(pe)
+	b.donePart(CurrentWorker(), pe)
 }
 
 // run runs the part's tasks on the current worker, splitting as described
@@ -136,7 +136,7 @@ func (p *batchPart) runCounted(w *Worker) {
 // queuePart queues tasks [lo, hi) of b, already counted, as a new part
 // of the given level on this worker.
 func (w *Worker) queuePart(b batcher, lo, hi, level int) {
-	b.addPart()
+	b.addPart(w)
 	np := newPart(b, lo, hi, level)
 	w.pushLevel(&np.job)
 }
@@ -233,9 +233,9 @@ func (b *chunkBatch) recordPanic(i int, pe *PanicError) {
 	}
 }
 
-func (b *chunkBatch) addPart() { b.pending.Add(1) }
+func (b *chunkBatch) addPart(*Worker) { b.pending.Add(1) }
 
-func (b *chunkBatch) donePart(pe *PanicError) {
+func (b *chunkBatch) donePart(_ *Worker, pe *PanicError) {
 	if pe != nil { // not from a chunk (runIndex catches those)
 		b.recordPanic(math.MaxInt, pe)
 	}
@@ -284,7 +284,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.lo, b.hi, b.grain, b.body = lo, hi, grain, body
 	b.pending.Store(1)
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
-	b.donePart(Catch(b.first.run))
+	b.donePart(w, Catch(b.first.run))
 	if !b.done.Probe() {
 		w.drainOwn(&b.done)
 		w.waitUntil(&b.done, w.variant == nil)
@@ -309,8 +309,8 @@ func (b *scopeBatch) runIndex(i int) {
 	}
 }
 
-func (b *scopeBatch) addPart()                { b.s.pending.Add(1) }
-func (b *scopeBatch) donePart(pe *PanicError) { b.s.finish(pe) }
+func (b *scopeBatch) addPart(w *Worker)                  { b.s.add("pool.Scope.SpawnMany", w, 1) }
+func (b *scopeBatch) donePart(w *Worker, pe *PanicError) { b.s.finishOn(w, pe) }
 
 // drainOwn runs the jobs on this worker's public deque and its deques of
 // levels above 0, newest first, until they are empty or l is set

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -135,4 +136,14 @@ func TestGoroutineIDFallback(t *testing.T) {
 	assert.NotZero(t, a)
 	assert.NotEqual(t, a, b)
 	assert.NotEqual(t, goroutineID(), a)
+}
+
+func TestScopeCountsOnTheirOwnCacheLines(t *testing.T) {
+	var s Scope
+	base := uintptr(unsafe.Pointer(&s))
+	local := uintptr(unsafe.Pointer(&s.count.local)) - base
+	shared := uintptr(unsafe.Pointer(&s.count.shared)) - base
+	if local%cacheLine != 0 || shared%cacheLine != 0 || shared-local < cacheLine || unsafe.Sizeof(s)%cacheLine != 0 {
+		t.Fatalf("Scope layout: local at %d, shared at %d, size %d; want each count on a line of its own", local, shared, unsafe.Sizeof(s))
+	}
 }

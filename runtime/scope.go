@@ -3,39 +3,74 @@ package runtime
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Scope lets a task spawn any number of tasks that may outlive the spawning
 // function but not the scope: Registry.Scope returns only when the scope's
 // body and every task spawned on it (transitively) have finished.
+//
+// Its fields are laid out by who writes them: the first cache line is
+// read-mostly (set up once, the latch set once), then the owner's count
+// and the shared count, a line each (scopecount.go).
 type Scope struct {
-	reg *Registry
-	// pending counts the body (one) and spawned tasks not yet finished.
-	// Whoever takes it to zero sets done, which the owner waits on.
-	pending atomic.Int64
-	done    Latch
-	panic   atomic.Pointer[PanicError] // the first panic
+	scopeHead
+	_     [cacheLine - unsafe.Sizeof(scopeHead{})%cacheLine]byte
+	count scopeCount
 }
 
-// scopeJob is one task spawned on a scope.
+// scopeHead is the read-mostly part of a Scope.
+type scopeHead struct {
+	reg *Registry
+	// owner is the worker that runs the body and waits for the scope.
+	owner *Worker
+	done  Latch                      // set when every task has finished
+	panic atomic.Pointer[PanicError] // the first panic
+}
+
+// scopeJob is one task spawned on a scope. The records are recycled
+// through the workers' free lists (newScopeJob), so that a spawn allocates
+// nothing but the caller's closure.
 type scopeJob struct {
 	job   Job
 	fn    func(*Scope)
 	scope *Scope
 }
 
+// Run runs the task on the current worker. The record goes back to that
+// worker's free list first (nothing else refers to it once a worker has
+// claimed it), so the task's own spawns can reuse it at once.
 func (j *scopeJob) Run() {
-	s := j.scope
-	s.finish(Catch(func() { j.fn(s) }))
+	w := CurrentWorker()
+	f, s := j.fn, j.scope
+	j.fn, j.scope = nil, nil
+	w.freeScopeJob(j)
+	s.finishOn(w, Catch(func() { f(s) }))
 }
 
-// finish records one finished part of the scope and its panic, if any.
-func (s *Scope) finish(pe *PanicError) {
-	if pe != nil {
-		s.panic.CompareAndSwap(nil, pe)
+// maxFreeScopeJobs bounds a worker's free list of task records. Records
+// move from the worker that spawns a task to the one that runs it; a
+// worker that only runs tasks drops the surplus to the garbage collector.
+const maxFreeScopeJobs = 256
+
+// newScopeJob returns a task record from w's free list, or a new one (also
+// when w is nil: the caller is no worker).
+func (w *Worker) newScopeJob() *scopeJob {
+	if w != nil {
+		if n := len(w.scopeJobs); n > 0 {
+			j := w.scopeJobs[n-1]
+			w.scopeJobs = w.scopeJobs[:n-1]
+			return j
+		}
 	}
-	if s.pending.Add(-1) == 0 {
-		s.done.Set()
+	j := new(scopeJob)
+	j.job.Init(j, nil)
+	return j
+}
+
+func (w *Worker) freeScopeJob(j *scopeJob) {
+	if len(w.scopeJobs) < maxFreeScopeJobs {
+		w.scopeJobs = append(w.scopeJobs, j)
 	}
 }
 
@@ -59,10 +94,11 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	s.reserve(call)
-	j := &scopeJob{fn: f, scope: s}
-	j.job.Init(j, nil)
-	s.queue(&j.job, level, 1)
+	w := s.reg.currentWorker()
+	s.add(call, w, 1)
+	j := w.newScopeJob()
+	j.fn, j.scope = f, s
+	s.queue(w, &j.job, level, 1)
 }
 
 // SpawnMany spawns n tasks of the scope, f(s, 0) to f(s, n-1), as one
@@ -88,45 +124,39 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 	if n < 0 {
 		panic(fmt.Sprintf("%s: negative number of tasks %d", call, n))
 	}
+	w := s.reg.currentWorker()
 	if n == 0 {
-		if s.pending.Load() == 0 {
-			panic(call + ": the scope has already finished")
+		if s.done.Probe() {
+			s.finishedPanic(call)
 		}
 		return
 	}
-	s.reserve(call)
+	s.add(call, w, 1)
 	p := newPart(&scopeBatch{s: s, fn: f}, 0, n, level)
-	s.queue(&p.job, level, n)
+	s.queue(w, &p.job, level, n)
 }
 
-// reserve counts one more pending task (or part) of the scope, or panics
-// if the scope has finished.
-func (s *Scope) reserve(call string) {
-	for {
-		n := s.pending.Load()
-		if n == 0 {
-			// Nobody waits for the scope any more: the task would run
-			// unobserved, or never (the pool may be closed).
-			panic(call + ": the scope has already finished")
-		}
-		if s.pending.CompareAndSwap(n, n+1) {
-			return
-		}
-	}
-}
-
-// queue counts the n tasks of j at level and queues j: on the current worker if it
-// belongs to the scope's registry, else on the registry's injectors (a
-// task spawned from a goroutine the body started still belongs to the
-// scope: the scope waits for it).
-func (s *Scope) queue(j *Job, level, n int) {
+// queue counts the n tasks of j at level and queues j: on w, the current
+// worker, if it belongs to the scope's registry, else (w is nil) on the
+// registry's injectors (a task spawned from a goroutine the body started
+// still belongs to the scope: the scope waits for it).
+func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
-	if w := CurrentWorker(); w != nil && w.reg == s.reg {
+	if w != nil {
 		w.pushLevel(j)
 		return
 	}
 	s.reg.injectLevel(j)
+}
+
+// currentWorker returns the worker running the caller if it belongs to r,
+// else nil.
+func (r *Registry) currentWorker() *Worker {
+	if w := CurrentWorker(); w != nil && w.reg == r {
+		return w
+	}
+	return nil
 }
 
 // Scope runs body on a worker of r and returns when body and everything
@@ -141,11 +171,11 @@ func (r *Registry) Scope(call string, body func(*Scope)) {
 }
 
 func (w *Worker) scope(body func(*Scope)) {
-	s := &Scope{reg: w.reg}
+	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w}}
 	s.done.owner = w
-	s.pending.Store(1)
-	s.finish(Catch(func() { body(s) }))
-	w.WaitUntil(&s.done)
+	s.count.local = 1 // the body
+	s.finishOn(w, Catch(func() { body(s) }))
+	w.waitScope(s)
 	if pe := s.panic.Load(); pe != nil {
 		panic(pe)
 	}

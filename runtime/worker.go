@@ -61,6 +61,9 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 
+	// scopeJobs is the free list of spawned-task records (newScopeJob).
+	scopeJobs []*scopeJob
+
 	// curLevel is the priority level of the job this worker is running
 	// (0 outside any job); see priority.go.
 	curLevel int
@@ -413,32 +416,76 @@ const maxHelpDepth = 64
 // descendants. Other waits (scopes, futures, calls into another pool)
 // may wait for jobs that nobody has started and must keep helping.
 func (w *Worker) waitUntil(l *Latch, forJoin bool) {
-	if l.Probe() {
-		return
+	for !l.Probe() {
+		if forJoin && w.helping >= maxHelpDepth {
+			w.sleepUntil(l)
+			return
+		}
+		j := w.takeLocal()
+		if j == nil {
+			if j = w.look(l); j == nil {
+				return // l is set
+			}
+		}
+		w.runHelping(j)
 	}
+}
+
+// runHelping runs j, a job taken while waiting, nested on the waiting
+// frame (counted in the help depth).
+func (w *Worker) runHelping(j *Job) {
+	w.helping++
+	w.noteHelpDepth()
+	w.execute(j)
+	w.helping--
+	w.handOffP()
+}
+
+// takeLocal pops this worker's newest own job while no task above level 0
+// is queued, without announcing a search: a worker with work of its own is
+// active in the sleep protocol's sense. Announcing (StartLooking, then
+// WorkFound) costs two atomic read-modify-writes on the pool's shared
+// sleep counters; a task per tree node runs almost every task from here,
+// and on two workers those counters' cache line moved between the threads
+// twice per task (Rayon checks local work before going idle for the same
+// reason). While urgent work is queued it returns nil, and the full search
+// (findWork) looks at the levels above 0 first.
+func (w *Worker) takeLocal() *Job {
+	if w.reg.prio.anyQueued() {
+		return nil
+	}
+	if j := w.popPrivate(); j != nil {
+		return j
+	}
+	if j := w.publicPop(); j != nil {
+		return w.choose(j, false, 0)
+	}
+	return nil
+}
+
+// look searches for work (findWork) as a worker out of local work, going
+// through the sleep protocol between failed searches, until it finds a job
+// (returned, claimed and not started) or l is set (nil).
+func (w *Worker) look(l *Latch) *Job {
+	s := w.sleep
+	idle := s.StartLooking(w.index)
+	defer s.WorkFound()
+	for !l.Probe() {
+		if j := w.findWork(idle.Sleepy()); j != nil {
+			return j
+		}
+		s.NoWorkFound(&idle, &l.core, w.reg.hasInjected)
+	}
+	return nil
+}
+
+// sleepUntil waits for l without taking any job (the help bound of
+// waitUntil).
+func (w *Worker) sleepUntil(l *Latch) {
 	s := w.sleep
 	idle := s.StartLooking(w.index)
 	for !l.Probe() {
-		bounded := forJoin && w.helping >= maxHelpDepth
-		var j *Job
-		if !bounded {
-			j = w.findWork(idle.Sleepy())
-		}
-		if j != nil {
-			s.WorkFound()
-			w.helping++
-			w.noteHelpDepth()
-			w.execute(j)
-			w.helping--
-			w.handOffP()
-			idle = s.StartLooking(w.index)
-			continue
-		}
-		if bounded {
-			s.NoWorkFound(&idle, &l.core, noInjectedWork)
-		} else {
-			s.NoWorkFound(&idle, &l.core, w.reg.hasInjected)
-		}
+		s.NoWorkFound(&idle, &l.core, noInjectedWork)
 	}
 	s.WorkFound()
 }

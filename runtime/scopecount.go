@@ -1,0 +1,155 @@
+package runtime
+
+import "sync/atomic"
+
+// Counting a scope's tasks.
+//
+// A scope is finished when its body and every task spawned on it have
+// finished. The first version kept one atomic count per scope: two atomic
+// read-modify-writes per task (a CAS when spawned, an add when finished)
+// on one cache line that every worker running the scope's tasks wrote. With
+// a task per tree node on two workers, that line moved between the cores
+// twice per task, and a second worker made the tree slower (issue #15).
+//
+// Now the count is split in two:
+//
+//   - local is the owner's share: the tasks the owner (the worker that runs
+//     the scope's body and waits for it) spawned minus those it finished.
+//     Only the owner's goroutine reads or writes it, with plain memory
+//     operations: on one worker, a spawned task costs no atomic operation
+//     for the count at all.
+//   - shared is everyone else's share (spawns and finishes on other
+//     workers, and spawns from goroutines that are no worker), updated
+//     with atomic adds, plus what the owner moves there (below). It sits on
+//     a cache line of its own, and the owner leaves it alone while it runs
+//     tasks.
+//
+// Either part may be negative (a task spawned by the owner and finished by
+// a thief adds +1 to local and -1 to shared); their sum is the number of
+// tasks counted and not yet finished. A spawn counts its task before the
+// task can be seen and a task is uncounted after it has finished, so a sum
+// of zero means every task has finished and none is running, and then none
+// can be spawned any more (only the body and the scope's own tasks spawn
+// on it legitimately, and the goroutines they wait for).
+//
+// The owner knows local exactly and can load shared: between two jobs it
+// runs while waiting, local + shared.Load() is the exact sum at that load
+// (no operation of the owner's is half done), so it sees the scope finish
+// without anyone telling it.
+//
+// When the owner runs out of work and starts looking for it (where it may
+// sleep), it moves local into shared together with ownerWaiting, a flag far
+// above any count, in one atomic add (ownerIdle). While the flag is there,
+// local is zero and stays zero (the owner runs nothing while it looks), so
+// shared alone is the sum: the worker whose decrement takes shared to
+// exactly ownerWaiting has finished the scope's last task, and sets the
+// latch the owner waits on (waking it if it sleeps). Before the owner runs
+// a job it found, it takes the flag off again (ownerBusy), unless the scope
+// has finished meanwhile; from then on nobody but the owner can see the
+// scope finish. Without the flag, shared alone proves nothing: it can reach
+// zero while the owner's local still counts a task another worker is
+// running.
+const ownerWaiting = int64(1) << 40
+
+// cacheLine is the distance that keeps fields written by different threads
+// off each other's cache line.
+const cacheLine = 64
+
+// scopeCount is a scope's count of unfinished tasks (see above). Scope
+// embeds it after its read-mostly fields, which fill the first cache line.
+type scopeCount struct {
+	local  int64 // the owner's share; only the owner touches it
+	_      [cacheLine - 8]byte
+	shared atomic.Int64 // everyone else's share, plus ownerWaiting while the owner looks
+	_      [cacheLine - 8]byte
+}
+
+// add counts n more tasks of s, spawned by worker w (nil if the caller is
+// no worker of s's registry), before they are queued. It panics, naming
+// call, if the scope has already finished.
+func (s *Scope) add(call string, w *Worker, n int64) {
+	if s.done.Probe() {
+		s.finishedPanic(call)
+	}
+	if w == s.owner {
+		s.count.local += n
+		return
+	}
+	if s.count.shared.Add(n)-n == ownerWaiting {
+		// The scope finished (the sum was zero with the owner looking)
+		// and its owner may have returned: nobody would run or wait for
+		// these tasks. Spawning from a goroutine that the scope does not
+		// wait for, racing with the scope's end, is a programming error;
+		// this catches it when the count shows it.
+		s.count.shared.Add(-n)
+		s.finishedPanic(call)
+	}
+}
+
+func (s *Scope) finishedPanic(call string) {
+	panic(call + ": the scope has already finished")
+}
+
+// finishOn records that a task of s (or its body) finished on worker w,
+// with its panic if it panicked.
+func (s *Scope) finishOn(w *Worker, pe *PanicError) {
+	if pe != nil {
+		s.panic.CompareAndSwap(nil, pe)
+	}
+	if w == s.owner {
+		s.count.local--
+		return
+	}
+	if s.count.shared.Add(-1) == ownerWaiting {
+		s.done.Set()
+	}
+}
+
+// finishedNow reports, to the owner between jobs and with the flag off,
+// whether every task has finished.
+func (s *Scope) finishedNow() bool { return s.count.local+s.count.shared.Load() == 0 }
+
+// ownerIdle moves the owner's share into shared with the flag, before the
+// owner looks for work; it reports whether that finished the scope.
+func (s *Scope) ownerIdle() bool {
+	v := s.count.shared.Add(s.count.local + ownerWaiting)
+	s.count.local = 0
+	if v == ownerWaiting {
+		s.done.Set()
+		return true
+	}
+	return false
+}
+
+// ownerBusy takes the flag off before the owner runs a job it found while
+// looking. If the scope finished meanwhile the flag stays (the count stays
+// at ownerWaiting, which add recognises as finished).
+func (s *Scope) ownerBusy() {
+	if !s.done.Probe() {
+		s.count.shared.Add(-ownerWaiting)
+	}
+}
+
+// waitScope is how the owner waits for s: it runs other work, its own
+// first, until every task of s has finished (see the counting notes
+// above). Like WaitUntil, it never blocks the thread while work exists.
+func (w *Worker) waitScope(s *Scope) {
+	for !s.done.Probe() {
+		if s.finishedNow() {
+			s.done.Set()
+			return
+		}
+		j := w.takeLocal()
+		if j == nil {
+			if s.ownerIdle() {
+				return
+			}
+			j = w.look(&s.done)
+			s.ownerBusy()
+			if j == nil {
+				return // the last task finished on another worker
+			}
+		}
+		w.runHelping(j)
+	}
+}
