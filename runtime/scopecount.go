@@ -130,12 +130,22 @@ func (s *Scope) ownerBusy() {
 	}
 }
 
+// finishCheckEvery is how many jobs the owner of a scope runs between
+// two loads of its shared count while waiting (see waitScope).
+const finishCheckEvery = 8
+
 // waitScope is how the owner waits for s: it runs other work, its own
 // first, until every task of s has finished (see the counting notes
 // above). Like WaitUntil, it never blocks the thread while work exists.
 func (w *Worker) waitScope(s *Scope) {
-	for !s.done.Probe() {
-		if s.finishedNow() {
+	for jobs := uint(0); !s.done.Probe(); jobs++ {
+		// Loading shared between every two jobs would pull its line away
+		// from the workers that write it, once per task. The owner loads
+		// it every finishCheckEvery jobs, and always before it looks for
+		// work elsewhere (ownerIdle): once the scope has finished, it
+		// runs at most finishCheckEvery-1 more jobs of its own (work that
+		// is there to be done anyway) before it notices.
+		if jobs%finishCheckEvery == 0 && s.finishedNow() {
 			s.done.Set()
 			return
 		}
