@@ -55,7 +55,7 @@ func (e Event) String() string {
 
 // WorkerStats are one worker's cumulative counts.
 type WorkerStats struct {
-	Executed    uint64 // jobs it took from a deque or the injector and ran
+	Executed    uint64 // jobs it took from a deque or the injector and ran (see Stats.Executed)
 	Steals      uint64 // jobs it took from another worker's deque
 	StealsEmpty uint64 // steal attempts that found the victim's deque empty
 	StealsLost  uint64 // steal attempts that lost a race for an item (deque.Retry)

@@ -263,9 +263,13 @@ func (r *Registry) Close() error {
 
 // Stats are cumulative counts since the registry started.
 type Stats struct {
-	Workers  int
-	Steals   uint64 // jobs taken from another worker's deque
-	Executed uint64 // jobs run that a worker took from a deque or the injector (forks taken back are not counted)
+	Workers int
+	Steals  uint64 // jobs taken from another worker's deque
+	// Executed counts jobs run that a worker took from a deque or the
+	// injector (forks taken back are not counted). Each worker adds its
+	// count in batches of 64 and whenever it runs out of work, so a busy
+	// worker's count may lag by up to 63.
+	Executed uint64
 	Injected uint64 // jobs submitted from outside the pool
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another

@@ -75,9 +75,11 @@ type Worker struct {
 	steals      atomic.Uint64
 	levelSteals [MaxPriority + 1]atomic.Uint64 // steals by level
 	inversions  atomic.Uint64                  // see choose
-	executed    atomic.Uint64
-	stealsEmpty atomic.Uint64 // failed steal attempts, by reason
-	stealsLost  atomic.Uint64
+	executed    atomic.Uint64                  // see executedBatch
+	// executedUnpublished counts jobs executed and not yet in executed.
+	executedUnpublished uint32
+	stealsEmpty         atomic.Uint64 // failed steal attempts, by reason
+	stealsLost          atomic.Uint64
 }
 
 // Registry returns the registry the worker belongs to.
@@ -380,7 +382,9 @@ func (w *Worker) execute(j *Job) { w.executeAt(j, j.level()) }
 
 // executeAt runs j as a task of the given priority level (curLevel).
 func (w *Worker) executeAt(j *Job, level int) {
-	w.executed.Add(1)
+	if w.executedUnpublished++; w.executedUnpublished == executedBatch {
+		w.publishExecuted()
+	}
 	prev := w.curLevel
 	w.curLevel = level
 	j.run()
@@ -463,10 +467,22 @@ func (w *Worker) takeLocal() *Job {
 	return nil
 }
 
+// executedBatch is how many executed jobs a worker counts privately before
+// adding them to its shared count (Stats.Executed): an atomic add per job
+// was a measurable part of a spawned task's cost.
+const executedBatch = 64
+
+// publishExecuted adds the jobs counted privately to the shared count.
+func (w *Worker) publishExecuted() {
+	w.executed.Add(uint64(w.executedUnpublished))
+	w.executedUnpublished = 0
+}
+
 // look searches for work (findWork) as a worker out of local work, going
 // through the sleep protocol between failed searches, until it finds a job
 // (returned, claimed and not started) or l is set (nil).
 func (w *Worker) look(l *Latch) *Job {
+	w.publishExecuted()
 	s := w.sleep
 	idle := s.StartLooking(w.index)
 	defer s.WorkFound()
@@ -482,6 +498,7 @@ func (w *Worker) look(l *Latch) *Job {
 // sleepUntil waits for l without taking any job (the help bound of
 // waitUntil).
 func (w *Worker) sleepUntil(l *Latch) {
+	w.publishExecuted()
 	s := w.sleep
 	idle := s.StartLooking(w.index)
 	for !l.Probe() {
