@@ -208,7 +208,11 @@ func (p *chanParker) unpark() { p.tokens <- struct{}{} }
 
 // BenchmarkParker measures the bare parkers: a thread-locked goroutine
 // parks; once its thread sleeps in the kernel, the benchmark unparks it and
-// the sleeper reports how long after the unpark it ran.
+// the sleeper reports how long after the unpark it ran. The asleep-2ms
+// variants unpark it only after it has slept 2 ms while the benchmark's
+// goroutine slept too (as pool's BenchmarkSpawnStart does before each
+// spawn): the floor for waking a pool that has gone idle, where the CPUs
+// themselves may have gone idle.
 func BenchmarkParker(b *testing.B) {
 	var fp parker
 	fp.init()
@@ -224,39 +228,50 @@ func BenchmarkParker(b *testing.B) {
 		parkers = parkers[:1]
 	}
 	for _, p := range parkers {
-		b.Run(p.name, func(b *testing.B) {
-			var at atomic.Int64
-			var stop atomic.Bool
-			tids := make(chan int)
-			seen := make(chan int64)
-			go func() {
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				tids <- gettid()
-				for {
-					p.park()
-					if stop.Load() {
-						close(seen)
-						return
-					}
-					seen <- nowNS() - at.Load()
-				}
-			}()
-			tid := <-tids
-			samples := make([]int64, 0, b.N)
-			for b.Loop() {
-				// The sleeper is parked once its thread sleeps: it
-				// has nothing else to wait for.
-				waitFor(func() bool { return threadAsleep(tid) })
-				at.Store(nowNS())
-				p.unpark()
-				samples = append(samples, <-seen)
+		for _, asleep := range []time.Duration{0, 2 * time.Millisecond} {
+			name := p.name
+			if asleep > 0 {
+				name += "/asleep-2ms"
 			}
-			stop.Store(true)
-			p.unpark()
-			<-seen
-			reportLatencies(b, samples)
-		})
+			b.Run(name, func(b *testing.B) {
+				var at atomic.Int64
+				var stop atomic.Bool
+				tids := make(chan int)
+				seen := make(chan int64)
+				go func() {
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+					tids <- gettid()
+					for {
+						p.park()
+						if stop.Load() {
+							close(seen)
+							return
+						}
+						seen <- nowNS() - at.Load()
+					}
+				}()
+				tid := <-tids
+				samples := make([]int64, 0, b.N)
+				for b.Loop() {
+					// The sleeper is parked once its thread sleeps: it
+					// has nothing else to wait for.
+					waitFor(func() bool { return threadAsleep(tid) })
+					if asleep > 0 {
+						b.StopTimer()
+						time.Sleep(asleep)
+						b.StartTimer()
+					}
+					at.Store(nowNS())
+					p.unpark()
+					samples = append(samples, <-seen)
+				}
+				stop.Store(true)
+				p.unpark()
+				<-seen
+				reportLatencies(b, samples)
+			})
+		}
 	}
 }
 
