@@ -143,7 +143,7 @@ func TestScopeCountsOnTheirOwnCacheLines(t *testing.T) {
 	base := uintptr(unsafe.Pointer(&s))
 	local := uintptr(unsafe.Pointer(&s.count.local)) - base
 	shared := uintptr(unsafe.Pointer(&s.count.shared)) - base
-	if local%cacheLine != 0 || shared%cacheLine != 0 || shared-local < cacheLine || unsafe.Sizeof(s)%cacheLine != 0 {
+	if local%falseSharingRange != 0 || shared%falseSharingRange != 0 || shared-local < falseSharingRange || unsafe.Sizeof(s)%falseSharingRange != 0 {
 		t.Fatalf("Scope layout: local at %d, shared at %d, size %d; want each count on a line of its own", local, shared, unsafe.Sizeof(s))
 	}
 }

@@ -10,12 +10,12 @@ import (
 // function but not the scope: Registry.Scope returns only when the scope's
 // body and every task spawned on it (transitively) have finished.
 //
-// Its fields are laid out by who writes them: the first cache line is
-// read-mostly (set up once, the latch set once), then the owner's count
-// and the shared count, a line each (scopecount.go).
+// Its fields are laid out by who writes them: first the read-mostly ones
+// (set up once, the latch set once), then the owner's count and the shared
+// count, falseSharingRange bytes apart (scopecount.go).
 type Scope struct {
 	scopeHead
-	_     [cacheLine - unsafe.Sizeof(scopeHead{})%cacheLine]byte
+	_     [falseSharingRange - unsafe.Sizeof(scopeHead{})%falseSharingRange]byte
 	count scopeCount
 }
 

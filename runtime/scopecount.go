@@ -24,6 +24,9 @@ import "sync/atomic"
 //     a cache line of its own, and the owner leaves it alone while it runs
 //     tasks.
 //
+// Workers other than the owner add to shared through credits (below),
+// not once per task.
+//
 // Either part may be negative (a task spawned by the owner and finished by
 // a thief adds +1 to local and -1 to shared); their sum is the number of
 // tasks counted and not yet finished. A spawn counts its task before the
@@ -51,17 +54,20 @@ import "sync/atomic"
 // running.
 const ownerWaiting = int64(1) << 40
 
-// cacheLine is the distance that keeps fields written by different threads
-// off each other's cache line.
-const cacheLine = 64
+// falseSharingRange is the distance that keeps fields written by
+// different threads from slowing each other down: two 64-byte cache lines,
+// as x86 processors fetch lines in adjacent pairs (the value Go's runtime
+// and crossbeam use on amd64).
+const falseSharingRange = 128
 
 // scopeCount is a scope's count of unfinished tasks (see above). Scope
-// embeds it after its read-mostly fields, which fill the first cache line.
+// embeds it after its read-mostly fields, each part falseSharingRange
+// bytes from the others.
 type scopeCount struct {
 	local  int64 // the owner's share; only the owner touches it
-	_      [cacheLine - 8]byte
+	_      [falseSharingRange - 8]byte
 	shared atomic.Int64 // everyone else's share, plus ownerWaiting while the owner looks
-	_      [cacheLine - 8]byte
+	_      [falseSharingRange - 8]byte
 }
 
 // add counts n more tasks of s, spawned by worker w (nil if the caller is
@@ -71,10 +77,19 @@ func (s *Scope) add(call string, w *Worker, n int64) {
 	if s.done.Probe() {
 		s.finishedPanic(call)
 	}
-	if w == s.owner {
+	switch {
+	case w == s.owner:
 		s.count.local += n
-		return
+	case w != nil:
+		w.takeCredit(call, s, n)
+	default:
+		s.addShared(call, n)
 	}
+}
+
+// addShared adds n to the shared count, or panics naming call if the
+// scope has finished.
+func (s *Scope) addShared(call string, n int64) {
 	if s.count.shared.Add(n)-n == ownerWaiting {
 		// The scope finished (the sum was zero with the owner looking)
 		// and its owner may have returned: nobody would run or wait for
@@ -100,9 +115,89 @@ func (s *Scope) finishOn(w *Worker, pe *PanicError) {
 		s.count.local--
 		return
 	}
-	if s.count.shared.Add(-1) == ownerWaiting {
+	w.returnCredit(s)
+}
+
+// Credits: how workers other than the owner count.
+//
+// A worker that is not the owner of a scope does not add to shared for
+// each task it spawns or finishes either: it holds credits, units it has
+// added to shared in advance (creditBatch at a time) and not yet used.
+// Spawning uses a credit (a plain decrement); finishing a task returns
+// one (a plain increment). shared therefore counts every unfinished task
+// plus every credit held, never less than the tasks: a sum of zero still
+// proves every task finished, and no worker can see the scope finish early.
+// What a held credit can do is delay the moment the sum reaches zero, so a
+// worker gives its credits back (flushCredit, one atomic add, which sets
+// the latch if it finishes the scope) as soon as it stops working for the
+// scope: before it starts a job that is not a task of the scope it holds
+// credits for (executeAt), and before it looks for work (look,
+// sleepUntil). After the last task of a scope finishes on some worker,
+// that worker's next step is one of those, so the owner learns of the end
+// at once. A worker holds credits for one scope at a time; a spawn or
+// finish for another scope gives back those it holds first. A worker
+// blocked inside a task of the scope holds them while the task is
+// unfinished, which the scope waits for anyway.
+//
+// Spawning on a scope from inside its tasks on two workers costs no
+// atomic operation per task on either (only every creditBatch spawns on
+// a worker that spawns more than it finishes), and on many workers none
+// of them writes a shared line per task.
+const (
+	creditBatch = 64
+	maxCredit   = 1 << 16 // give back above this, to keep shared far from ownerWaiting
+)
+
+// takeCredit uses n of w's credits for s, adding to shared first if w
+// holds too few.
+func (w *Worker) takeCredit(call string, s *Scope, n int64) {
+	if w.creditScope != s {
+		w.flushCredit()
+		w.creditScope = s
+	}
+	if w.credit < n {
+		grant := n - w.credit + creditBatch
+		s.addShared(call, grant)
+		w.credit += grant
+	}
+	w.credit -= n
+}
+
+// returnCredit records a task of s finished on w, not s's owner.
+func (w *Worker) returnCredit(s *Scope) {
+	if w.creditScope != s {
+		w.flushCredit()
+		w.creditScope = s
+	}
+	if w.credit++; w.credit > maxCredit {
+		w.flushCredit()
+	}
+}
+
+// flushCredit gives back the credits w holds.
+func (w *Worker) flushCredit() {
+	s, c := w.creditScope, w.credit
+	if s == nil {
+		return
+	}
+	w.creditScope, w.credit = nil, 0
+	if c != 0 && s.count.shared.Add(-c) == ownerWaiting {
 		s.done.Set()
 	}
+}
+
+// scopeOf returns the scope whose task j runs (a spawned task or a part of
+// a bulk spawn), or nil. The caller must have claimed j.
+func scopeOf(j *Job) *Scope {
+	switch r := j.runner.(type) {
+	case *scopeJob:
+		return r.scope
+	case *batchPart:
+		if b, ok := r.b.(*scopeBatch); ok {
+			return b.s
+		}
+	}
+	return nil
 }
 
 // finishedNow reports, to the owner between jobs and with the flag off,
