@@ -5,10 +5,22 @@
 //	go-spindle-join fib n=32 threads=2 ms=45.6 result=2178309
 //	go-closure-floor fib n=32 threads=1 ms=150.2 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
+//	go-spindle-spawn uts-t3 threads=2 ms=567.8 nodes=4112897
+//
+// UTS rows (uts-t1, uts-t3, the sample trees T1 and T3): go-spindle-spawn
+// (a Scope.Spawn per node, one scope), go-spindle-spawnmany (a
+// Scope.SpawnMany per node), go-spindle-call (forkjoin.Call halving child
+// ranges), go-spindle-join (pool.Join halving), and at threads=1 the
+// closure floor (go-closure-floor: serial, one closure allocated per node)
+// and at threads=2 the same floor split over two goroutines
+// (go-closure-floor2).
 //
 // Settings come from the environment, with the peers' defaults: THREADS
 // (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
-// 3 become 3, as in the peers), REPS (5), WARMUP (1). Each workload runs
+// 3 become 3, as in the peers), REPS (5), WARMUP (1), WORKLOADS (the
+// workloads to run, separated by spaces; default all that this command
+// knows; names it does not know are ignored, as other peers' workloads
+// may be listed). Each workload runs
 // WARMUP untimed times, then REPS timed times, and the best time is
 // printed; the quicksort input is refilled, untimed, before every run.
 // Like the Go peers, it sets GOMAXPROCS to THREADS, and it runs everything
@@ -22,7 +34,9 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spindle-go/spindle/bench"
 	"github.com/spindle-go/spindle/pool"
@@ -30,6 +44,18 @@ import (
 
 type settings struct {
 	threads, fibN, qsN, cutoff, reps, warmup int
+	workloads                                []string
+}
+
+// workloads are this command's workloads by name, in the order they run.
+var workloads = []struct {
+	name string
+	run  func(settings, *pool.Pool) error
+}{
+	{"fib", runFib},
+	{"quicksort", runQuicksort},
+	{"uts-t1", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t1", bench.UTST1) }},
+	{"uts-t3", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t3", bench.UTST3) }},
 }
 
 func main() {
@@ -44,6 +70,8 @@ per runtime and workload. Settings, from the environment:
   CUTOFF   insertion sort below this length (default 32; at least 3)
   REPS     timed runs, the best is printed (default 5)
   WARMUP   untimed runs before them (default 1)
+  WORKLOADS  workloads to run, space-separated (default: fib quicksort
+           uts-t1 uts-t3; unknown names are ignored)
 `, runtime.NumCPU())
 	}
 	flag.Parse()
@@ -85,6 +113,12 @@ func readSettings() (settings, error) {
 	c.cutoff = max(get("CUTOFF", bench.DefaultCutoff, 0), bench.MinCutoff)
 	c.reps = get("REPS", 5, 1)
 	c.warmup = get("WARMUP", 1, 0)
+	c.workloads = strings.Fields(os.Getenv("WORKLOADS"))
+	if len(c.workloads) == 0 {
+		for _, w := range workloads {
+			c.workloads = append(c.workloads, w.name)
+		}
+	}
 	if err == nil && c.fibN > 60 {
 		err = fmt.Errorf("FIB_N=%d: too large (fib with a fork per call would run for hours); want <= 60", c.fibN)
 	}
@@ -98,7 +132,18 @@ func run(c settings) error {
 		return err
 	}
 	defer p.Close()
+	for _, w := range workloads {
+		if !slices.Contains(c.workloads, w.name) {
+			continue
+		}
+		if err := w.run(c, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
+func runFib(c settings, p *pool.Pool) error {
 	fibs := []struct {
 		name string
 		fib  func(int) int64
@@ -136,7 +181,10 @@ func run(c settings) error {
 		fmt.Printf("%s fib n=%d threads=%d ms=%.1f result=%d\n",
 			f.name, c.fibN, c.threads, bench.Ms(bench.Best(t)), got)
 	}
+	return nil
+}
 
+func runQuicksort(c settings, p *pool.Pool) error {
 	s := make([]int64, c.qsN)
 	var sum int64
 	t, err := bench.Time(c.warmup, c.reps,
@@ -148,5 +196,52 @@ func run(c settings) error {
 	}
 	fmt.Printf("go-spindle-do quicksort n=%d threads=%d ms=%.1f cutoff=%d sorted=ok\n",
 		c.qsN, c.threads, bench.Ms(bench.Best(t)), c.cutoff)
+	return nil
+}
+
+// runUTS times the UTS searches of tree, printed as workload name, and
+// checks each count against the published one.
+func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
+	type style struct {
+		runtime string
+		search  func(*bench.UTSTree) int64
+		onPool  bool
+	}
+	styles := []style{
+		{"go-spindle-spawn", bench.UTSSpawn, true},
+		{"go-spindle-spawnmany", bench.UTSSpawnMany, true},
+		{"go-spindle-call", bench.UTSCall, true},
+		{"go-spindle-join", bench.UTSJoin, true},
+	}
+	// The closure floors are not runtimes: what a node's closure
+	// allocation costs by itself, serially at threads=1 and split over two
+	// goroutines at threads=2.
+	switch c.threads {
+	case 1:
+		styles = append(styles, style{"go-closure-floor", bench.UTSClosureFloor, false})
+	case 2:
+		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false})
+	}
+	for _, st := range styles {
+		var got int64
+		t, err := bench.Time(c.warmup, c.reps, nil,
+			func() {
+				if !st.onPool {
+					got = st.search(tree)
+					return
+				}
+				p.Run(func() { got = st.search(tree) })
+			},
+			func() error {
+				if got != tree.Want.Nodes {
+					return fmt.Errorf("%s %s: counted %d nodes, published %d", st.runtime, name, got, tree.Want.Nodes)
+				}
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s %s threads=%d ms=%.1f nodes=%d\n", st.runtime, name, c.threads, bench.Ms(bench.Best(t)), got)
+	}
 	return nil
 }
