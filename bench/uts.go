@@ -184,20 +184,20 @@ func (t *UTSTree) geometric(n *UTSNode) int {
 // UTSSerial searches the tree depth first on the calling goroutine.
 func UTSSerial(t *UTSTree) UTSStats {
 	var st UTSStats
-	r := t.Root()
-	t.serial(&r, &st)
+	t.serial(t.Root(), &st)
 	return st
 }
 
-func (t *UTSTree) serial(n *UTSNode, st *UTSStats) {
+// serial takes the node by value: a pointer to a local passed down the
+// recursion would move every node to the heap.
+func (t *UTSTree) serial(n UTSNode, st *UTSStats) {
 	st.Nodes++
 	st.MaxDepth = max(st.MaxDepth, int(n.height))
-	k := t.Children(n)
+	k := t.Children(&n)
 	if k == 0 {
 		st.Leaves++
 	}
 	for i := range k {
-		c := t.Child(n, i)
-		t.serial(&c, st)
+		t.serial(t.Child(&n, i), st)
 	}
 }

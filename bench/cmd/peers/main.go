@@ -13,7 +13,8 @@
 // ranges), go-spindle-join (pool.Join halving), and at threads=1 the
 // closure floor (go-closure-floor: serial, one closure allocated per node)
 // and at threads=2 the same floor split over two goroutines
-// (go-closure-floor2).
+// (go-closure-floor2), and at threads=1 go-spindle-serial, a serial search
+// that allocates nothing.
 //
 // Settings come from the environment, with the peers' defaults: THREADS
 // (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
@@ -215,10 +216,13 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 	}
 	// The closure floors are not runtimes: what a node's closure
 	// allocation costs by itself, serially at threads=1 and split over two
-	// goroutines at threads=2.
+	// goroutines at threads=2. go-spindle-serial is bench.UTSSerial, a
+	// serial search that allocates nothing (the peers' go-serial moves
+	// every node to the heap), the fair baseline for the Go rows.
 	switch c.threads {
 	case 1:
-		styles = append(styles, style{"go-closure-floor", bench.UTSClosureFloor, false})
+		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false},
+			style{"go-closure-floor", bench.UTSClosureFloor, false})
 	case 2:
 		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false})
 	}

@@ -1,0 +1,73 @@
+package bench
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+var utsTree = flag.String("utstree", "T3", "BenchmarkUTS: sample tree T1 to T5, or small (a 111,508-node geometric tree)")
+
+// BenchmarkUTS searches a UTS sample tree (-utstree, default T3) as
+// impl=NAME/workers=K: serial (UTSSerial), closure-floor (UTSClosureFloor:
+// serial, one closure allocated per node) and closure-floor2 (the same on
+// two goroutines, at workers=2), spawn (a Scope.Spawn per node), spawnmany
+// (a Scope.SpawnMany per node), call (forkjoin.Call over child ranges) and
+// join (pool.Join over child ranges) on pools of 1 and 2 workers (each at
+// GOMAXPROCS = workers, as the peers run them), and goroutines (a
+// goroutine per node) at GOMAXPROCS 1 and 2. Every iteration's count is
+// checked. Reports x-serial as the other families do.
+func BenchmarkUTS(b *testing.B) {
+	tree := smallUTSTrees[1]
+	for _, t := range UTSSampleTrees {
+		if t.Name == *utsTree {
+			tree = t
+		}
+	}
+	if *utsTree != "small" && tree == smallUTSTrees[1] {
+		b.Fatalf("-utstree=%q: want T1 to T5 or small", *utsTree)
+	}
+	want := UTSSerial(tree).Nodes
+	loop := func(b *testing.B, search func() int64) {
+		var got int64
+		for b.Loop() {
+			got = search()
+		}
+		if got != want {
+			b.Fatalf("counted %d nodes, want %d", got, want)
+		}
+	}
+	fam := newFamily(b)
+	fam.serial("serial", func(b *testing.B) { loop(b, func() int64 { return UTSSerial(tree).Nodes }) })
+	fam.run("closure-floor", 1, func(b *testing.B) { loop(b, func() int64 { return UTSClosureFloor(tree) }) })
+	fam.run("closure-floor2", 2, func(b *testing.B) {
+		withProcs(2, func() { loop(b, func() int64 { return UTSClosureFloor2(tree) }) })
+	})
+	kernels := []struct {
+		name   string
+		search func(*UTSTree) int64
+	}{
+		{"spawn", UTSSpawn}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
+	}
+	for _, k := range kernels {
+		for _, w := range benchWorkers {
+			fam.run(k.name, w, func(b *testing.B) {
+				withProcs(w, func() {
+					onPool(b, w, func(p *pool.Pool) {
+						loop(b, func() int64 {
+							var n int64
+							p.Run(func() { n = k.search(tree) })
+							return n
+						})
+					})
+				})
+			})
+		}
+	}
+	for _, w := range benchWorkers {
+		fam.run("goroutines", w, func(b *testing.B) {
+			withProcs(w, func() { loop(b, func() int64 { return UTSGoroutines(tree) }) })
+		})
+	}
+}
