@@ -25,7 +25,6 @@ type scopeTree struct {
 	spawned, ran atomic.Int64
 	returned     atomic.Bool // set once the scope under test has returned
 	late         atomic.Int64
-	seed         uint64
 }
 
 func (tr *scopeTree) task(s *pool.Scope, depth int, r *rand.Rand) {
