@@ -26,6 +26,7 @@ type scopeHead struct {
 	owner *Worker
 	done  Latch                      // set when every task has finished
 	panic atomic.Pointer[PanicError] // the first panic
+	group *groupHead                 // a group's own part (group.go); nil for a scope
 }
 
 // scopeJob is one task spawned on a scope. The records are recycled
@@ -34,6 +35,7 @@ type scopeHead struct {
 type scopeJob struct {
 	job   Job
 	fn    func(*Scope)
+	efn   func() error // instead of fn, for a group's task (group.go)
 	scope *Scope
 }
 
@@ -42,9 +44,13 @@ type scopeJob struct {
 // claimed it), so the task's own spawns can reuse it at once.
 func (j *scopeJob) Run() {
 	w := CurrentWorker()
-	f, s := j.fn, j.scope
-	j.fn, j.scope = nil, nil
+	f, ef, s := j.fn, j.efn, j.scope
+	j.fn, j.efn, j.scope = nil, nil, nil
 	w.freeScopeJob(j)
+	if ef != nil {
+		s.finishOn(w, s.runGroupTask(ef))
+		return
+	}
 	s.finishOn(w, Catch(func() { f(s) }))
 }
 

@@ -102,7 +102,24 @@ func (s *Scope) addShared(call string, n int64) {
 }
 
 func (s *Scope) finishedPanic(call string) {
+	if s.group != nil {
+		panic(call + ": called while Wait was returning (call Go before Wait, or from the group's tasks)")
+	}
 	panic(call + ": the scope has already finished")
+}
+
+// setDone sets s's latch, for the worker whose decrement finished s while
+// its owner looked for work. A group's waiter may be a goroutine that is
+// no worker, blocked on the group's wake channel (group.go); whether it is
+// must be read before the latch is set, as the waiter may start another
+// round as soon as it sees the latch.
+func (s *Scope) setDone() {
+	if g := s.group; g != nil && g.offPool {
+		s.done.Set()
+		g.wake <- struct{}{}
+		return
+	}
+	s.done.Set()
 }
 
 // finishOn records that a task of s (or its body) finished on worker w,
@@ -182,7 +199,7 @@ func (w *Worker) flushCredit() {
 	}
 	w.creditScope, w.credit = nil, 0
 	if c != 0 && s.count.shared.Add(-c) == ownerWaiting {
-		s.done.Set()
+		s.setDone()
 	}
 }
 

@@ -1,0 +1,150 @@
+package forkjoin
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// stopper is the shared state of one ForErr or MapErr call: the context
+// handed to the bodies, cancelled at the first failure, and that failure.
+//
+// Invariant: err is written once, by the failure that wins the CAS on
+// failed, before the context is cancelled; it is read only after For has
+// returned, when every chunk has finished.
+type stopper struct {
+	ctx     context.Context
+	done    <-chan struct{}
+	cancel  context.CancelCauseFunc
+	failed  atomic.Bool
+	err     error
+	skipped atomic.Bool // some chunk or element was not run because ctx was done
+}
+
+func newStopper(call string, ctx context.Context) *stopper {
+	if ctx == nil {
+		panic(call + ": nil context")
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	return &stopper{ctx: cctx, done: cctx.Done(), cancel: cancel}
+}
+
+// stopped reports whether work that has not started must be skipped: a
+// body failed or the caller's context ended. While nothing has happened it
+// is one load of the context's done channel, a line nobody writes.
+func (st *stopper) stopped() bool {
+	select {
+	case <-st.done:
+		st.skipped.Store(true)
+		return true
+	default:
+		return false
+	}
+}
+
+// fail records err as the call's error if it is the first, and cancels
+// the bodies' context with it as the cause, so chunks that have not
+// started are skipped and running bodies can see ctx.Done.
+func (st *stopper) fail(err error) {
+	if st.failed.CompareAndSwap(false, true) {
+		st.err = err
+		st.cancel(err)
+	}
+}
+
+// catch, deferred in a chunk, stops the call when the chunk panics and
+// lets the panic go on to For, which re-raises it after every chunk has
+// finished.
+func (st *stopper) catch() {
+	if v := recover(); v != nil {
+		pe := runtime.AsPanicError(v)
+		st.fail(pe)
+		panic(pe)
+	}
+}
+
+// result is the call's error once every chunk has finished: the first
+// failure; else, if the caller's context ended and work was skipped, the
+// context's cause; else nil. It releases the context.
+func (st *stopper) result(parent context.Context) error {
+	st.cancel(nil)
+	if st.failed.Load() {
+		return st.err
+	}
+	if st.skipped.Load() {
+		return context.Cause(parent)
+	}
+	return nil
+}
+
+// ForErr is For for bodies that can fail or be cancelled: it calls body
+// on disjoint chunks [l, h) covering [lo, hi), possibly in parallel on the
+// current pool, with the chunks and grain of For. Once a body returns a
+// non-nil error (the first to do so, in time), or ctx is done, chunks that
+// have not started are never started; the context passed to body is
+// derived from ctx and cancelled, with that error as its cause, at the
+// first error, so that long-running bodies can stop early. ForErr returns
+// after every chunk that started has finished, with the first error; with
+// context.Cause(ctx) if ctx ended before some chunk started and no body
+// failed; else nil. A panic in body also stops the call and is re-raised,
+// as by For, as a *pool.PanicError once every started chunk has finished.
+// A nil ctx or body panics.
+//
+// On one worker the chunks run in order, so a failure in the first chunk
+// of [lo, hi) with grain g runs one body of the (hi-lo)/g.
+func ForErr(ctx context.Context, lo, hi, grain int, body func(ctx context.Context, lo, hi int) error) error {
+	if body == nil {
+		nilFunc("forkjoin.ForErr")
+	}
+	st := newStopper("forkjoin.ForErr", ctx)
+	For(lo, hi, grain, func(lo, hi int) {
+		if st.stopped() {
+			return
+		}
+		defer st.catch()
+		if err := body(st.ctx, lo, hi); err != nil {
+			st.fail(err)
+		}
+	})
+	return st.result(ctx)
+}
+
+// MapErr is Map for functions that can fail or be cancelled: it returns
+// out with out[i] = f(ctx', in[i]), computed possibly in parallel on the
+// current pool, where ctx' is derived from ctx and cancelled, with the
+// error as its cause, at the first error f returns. From then on (or once
+// ctx is done) no further element is started: the check is made before
+// every element, so at most one element per running chunk starts after
+// the failure. MapErr returns after every call that started has returned:
+// nil and the first error (in time), or nil and context.Cause(ctx) if ctx
+// ended before some element was started, or out and nil. A panic in f is
+// re-raised as a *pool.PanicError in the same way. A nil ctx or f panics.
+func MapErr[T, U any](ctx context.Context, in []T, f func(ctx context.Context, v T) (U, error)) ([]U, error) {
+	if f == nil {
+		nilFunc("forkjoin.MapErr")
+	}
+	st := newStopper("forkjoin.MapErr", ctx)
+	out := make([]U, len(in))
+	if len(in) > 0 {
+		For(0, len(in), 0, func(lo, hi int) {
+			defer st.catch()
+			dst := out[lo:hi]
+			for i, x := range in[lo:hi] {
+				if st.stopped() {
+					return
+				}
+				v, err := f(st.ctx, x)
+				if err != nil {
+					st.fail(err)
+					return
+				}
+				dst[i] = v
+			}
+		})
+	}
+	if err := st.result(ctx); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,212 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// Group is a collection of tasks that return errors, running on a pool:
+// golang.org/x/sync/errgroup's Group, with tasks instead of goroutines.
+// Go queues a task (on the calling worker's deque from inside a task,
+// on the pool's injector from anywhere else); Wait waits for all of them
+// and returns the first error.
+//
+// The zero value is usable: it runs on Current() at its first Go (so
+// Default() outside a pool), never skips a task and has no context. A
+// Group from NewGroup carries a context that is cancelled, with the first
+// error as its cause (context.Cause), when a task returns an error or
+// panics, and when Wait returns; once that context is done (or its
+// parent's), tasks that have not started are never started.
+//
+// Go and TryGo may be called from any goroutine, any number at once,
+// including from the group's own tasks at any depth. Wait may be called
+// by one goroutine at a time, not from a task of the group (it would wait
+// for itself). After Wait returns, a zero-value Group can be used for a
+// new round of tasks; a Group from NewGroup then skips every task, as its
+// context is done. A Group must not be copied after first use.
+type Group struct {
+	once   sync.Once
+	p      *Pool
+	s      *runtime.Scope
+	parent context.Context // nil for the zero value
+	cancel context.CancelCauseFunc
+	sem    chan struct{} // one token per running or queued task; nil: no limit
+	st     groupState
+}
+
+// groupState is the group's side of its tasks (runtime.GroupHooks).
+type groupState struct {
+	done    <-chan struct{} // the group's context's; nil for the zero value
+	skipped atomic.Bool     // some task was skipped
+	errOnce sync.Once
+	err     error // the first error; written once, read after Wait's wait
+	cancel  context.CancelCauseFunc
+	sem     *chan struct{}
+}
+
+// Skip is a non-blocking receive on the context's done channel: on an
+// open channel, one atomic load of a line nobody writes while it is open.
+func (st *groupState) Skip() bool {
+	select {
+	case <-st.done:
+		st.skipped.Store(true)
+		return true
+	default:
+		return false
+	}
+}
+
+func (st *groupState) Fail(err error) {
+	st.errOnce.Do(func() {
+		st.err = err
+		if st.cancel != nil {
+			st.cancel(err) // before any task queued behind this one starts
+		}
+	})
+}
+
+func (st *groupState) Done() {
+	if *st.sem != nil {
+		<-*st.sem
+	}
+}
+
+// NewGroup returns a Group running on Current() and a context derived
+// from ctx that is cancelled with the first error (or panic) of a task as
+// its cause, and when Wait returns. It panics if ctx is nil.
+func NewGroup(ctx context.Context) (*Group, context.Context) {
+	if ctx == nil {
+		panic("pool.NewGroup: nil context")
+	}
+	return Current().newGroup(ctx)
+}
+
+// NewGroup is the package-level NewGroup for a Group running on p.
+func (p *Pool) NewGroup(ctx context.Context) (*Group, context.Context) {
+	if ctx == nil {
+		panic("pool.Pool.NewGroup: nil context")
+	}
+	return p.newGroup(ctx)
+}
+
+func (p *Pool) newGroup(ctx context.Context) (*Group, context.Context) {
+	gctx, cancel := context.WithCancelCause(ctx)
+	g := &Group{p: p, parent: ctx, cancel: cancel}
+	g.st.done, g.st.cancel = gctx.Done(), cancel
+	g.init()
+	return g, gctx
+}
+
+// init makes the group's engine scope, on Current() unless the group
+// already has a pool.
+func (g *Group) init() {
+	g.once.Do(func() {
+		if g.p == nil {
+			g.p = Current()
+		}
+		g.st.sem = &g.sem
+		g.s = g.p.reg.NewGroup(&g.st)
+	})
+}
+
+// Go queues f as a task of the group. If the group has a limit (SetLimit)
+// and that many tasks are queued or running, Go first waits for one to
+// finish: a worker runs other tasks meanwhile, any other goroutine
+// blocks. It panics if f is nil, or if the limit is 0 (f could never
+// start).
+func (g *Group) Go(f func() error) {
+	if f == nil {
+		panic("pool.Group.Go: nil function")
+	}
+	g.init()
+	if g.sem != nil {
+		if cap(g.sem) == 0 {
+			panic("pool.Group.Go: the group's limit is 0, no task can start")
+		}
+		g.acquire()
+	}
+	g.s.Go("pool.Group.Go", f)
+}
+
+// TryGo queues f as a task of the group if that keeps the group within its
+// limit, and reports whether it did. Without a limit it always does. It
+// panics if f is nil.
+func (g *Group) TryGo(f func() error) bool {
+	if f == nil {
+		panic("pool.Group.TryGo: nil function")
+	}
+	g.init()
+	if g.sem != nil {
+		select {
+		case g.sem <- struct{}{}:
+		default:
+			return false
+		}
+	}
+	g.s.Go("pool.Group.TryGo", f)
+	return true
+}
+
+// acquire takes a slot under the limit, helping with work or blocking
+// until one is free.
+func (g *Group) acquire() {
+	tryAcquire := func() bool {
+		select {
+		case g.sem <- struct{}{}:
+			return true
+		default:
+			return false
+		}
+	}
+	if tryAcquire() {
+		return
+	}
+	if w := runtime.CurrentWorker(); w != nil {
+		w.HelpUntil(tryAcquire)
+		return
+	}
+	g.sem <- struct{}{}
+}
+
+// SetLimit limits the group to n tasks queued or running at once; a
+// negative n removes the limit. As with errgroup, it must not be called
+// while tasks of the group are queued or running (it panics then).
+func (g *Group) SetLimit(n int) {
+	g.init()
+	if len(g.sem) != 0 {
+		panic(fmt.Sprintf("pool.Group.SetLimit: %d tasks of the group are still queued or running", len(g.sem)))
+	}
+	if n < 0 {
+		g.sem = nil
+		return
+	}
+	g.sem = make(chan struct{}, n)
+}
+
+// Wait returns when every task queued so far, and every task those queue,
+// has finished (or was skipped). It returns the first error a task
+// returned; or, if no task failed but the parent context's end made the
+// group skip tasks, context.Cause of the parent; else nil. It then cancels
+// the group's context. On a worker it runs other tasks while it waits;
+// elsewhere it blocks. If a task panicked, Wait re-panics with the first
+// panic as a *PanicError, after every task has finished.
+func (g *Group) Wait() error {
+	g.init()
+	defer func() {
+		if g.cancel != nil {
+			g.cancel(g.st.err)
+		}
+	}()
+	g.s.WaitGroup()
+	if g.st.err != nil {
+		return g.st.err
+	}
+	if g.st.skipped.Load() && g.parent != nil && g.parent.Err() != nil {
+		return context.Cause(g.parent)
+	}
+	return nil
+}
