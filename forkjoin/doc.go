@@ -1,6 +1,7 @@
 // Package forkjoin is spindle's typed fork-join layer: two-way forks with
 // arguments and results (Call, Do, Join) and the parallel loops and
-// algorithms built on them (For, Map, Reduce, Sort, SortFunc).
+// algorithms built on them (For, Map, Reduce, Sort, SortFunc), and loops
+// that can fail and stop early (ForErr, MapErr).
 //
 // # Why a typed fork allocates nothing
 //

@@ -23,6 +23,10 @@
 // up to MaxPriority): workers start the most urgent queued tasks first, as
 // strictly as WithPriorityPolicy says. Scope.SpawnMany spawns many tasks
 // with one publication; thieves take about half of what is left at a time.
+//
+// Group is golang.org/x/sync/errgroup's Group on the pool: tasks that
+// return errors, a context cancelled by the first failure, tasks skipped
+// once that context is done, and a limit on how many run at once.
 package pool
 
 import (

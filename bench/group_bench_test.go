@@ -1,0 +1,249 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
+)
+
+// groupTasks is the number of tasks of BenchmarkGroupTinyTasks (the
+// figure of issue #16's goal).
+const groupTasks = 100_000
+
+// tinyWork is a few nanoseconds of work, so that a task is about its
+// overhead.
+func tinyWork(x uint64) uint64 {
+	for range 4 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	return x
+}
+
+// tinySlot is one task's result, on a cache line of its own so that
+// tasks on different workers do not share one.
+type tinySlot struct {
+	v uint64
+	_ [56]byte
+}
+
+// BenchmarkGroupTinyTasks runs 100,000 tiny tasks (a few ns each, a closure
+// per task) as impl=NAME/workers=K: group (Group.Go from a task and Wait
+// on the worker), group-outside (Go and Wait from a goroutine that is no
+// worker: every task is injected), spawn (Scope.Spawn, the engine's
+// cheapest untyped task, for comparison), errgroup
+// (golang.org/x/sync/errgroup at GOMAXPROCS = K), against a serial loop
+// calling the same closures; closure-queue is the floor of queueing each
+// task before it runs (the closures allocated into a slice, then called).
+// Reports ns/task and x-serial.
+func BenchmarkGroupTinyTasks(b *testing.B) {
+	slots := make([]tinySlot, groupTasks)
+	task := func(i int) { slots[i].v = tinyWork(uint64(i) + 1) }
+	perTask := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/groupTasks, "ns/task")
+	}
+	fam := newFamily(b)
+	fam.serial("serial", func(b *testing.B) {
+		for b.Loop() {
+			for i := range groupTasks {
+				f := func() error { task(i); return nil }
+				_ = f()
+			}
+		}
+		perTask(b)
+	})
+	// The floor of any scheduler that queues every task before running
+	// it: the closures allocated and kept in a queue, then called, on one
+	// goroutine.
+	fam.run("closure-queue", 1, func(b *testing.B) {
+		queue := make([]func() error, 0, groupTasks)
+		for b.Loop() {
+			queue = queue[:0]
+			for i := range groupTasks {
+				queue = append(queue, func() error { task(i); return nil })
+			}
+			for k, f := range queue {
+				_ = f()
+				queue[k] = nil
+			}
+		}
+		perTask(b)
+	})
+	for _, w := range benchWorkers {
+		fam.run("group", w, func(b *testing.B) {
+			withProcs(w, func() {
+				onPool(b, w, func(p *pool.Pool) {
+					for b.Loop() {
+						p.Run(func() {
+							var g pool.Group
+							for i := range groupTasks {
+								g.Go(func() error { task(i); return nil })
+							}
+							if err := g.Wait(); err != nil {
+								b.Error(err)
+							}
+						})
+					}
+				})
+			})
+			perTask(b)
+		})
+		fam.run("group-outside", w, func(b *testing.B) {
+			withProcs(w, func() {
+				onPool(b, w, func(p *pool.Pool) {
+					for b.Loop() {
+						g, _ := p.NewGroup(context.Background())
+						for i := range groupTasks {
+							g.Go(func() error { task(i); return nil })
+						}
+						if err := g.Wait(); err != nil {
+							b.Error(err)
+						}
+					}
+				})
+			})
+			perTask(b)
+		})
+		fam.run("spawn", w, func(b *testing.B) {
+			withProcs(w, func() {
+				onPool(b, w, func(p *pool.Pool) {
+					for b.Loop() {
+						p.Scope(func(s *pool.Scope) {
+							for i := range groupTasks {
+								s.Spawn(func(*pool.Scope) { task(i) })
+							}
+						})
+					}
+				})
+			})
+			perTask(b)
+		})
+		fam.run("errgroup", w, func(b *testing.B) {
+			withProcs(w, func() {
+				for b.Loop() {
+					var g errgroup.Group
+					for i := range groupTasks {
+						g.Go(func() error { task(i); return nil })
+					}
+					if err := g.Wait(); err != nil {
+						b.Error(err)
+					}
+				}
+			})
+			perTask(b)
+		})
+	}
+}
+
+var errFound = errors.New("found")
+
+// BenchmarkEarlyExit measures how soon a parallel search over a
+// million-element range returns after its answer turns up at the start
+// (element 0), on 2 workers: us-after-error is the mean time from the
+// failing body's return of the error to the call's return, and
+// work-done% the share of the range's elements processed. Each element
+// costs a few ns (tinyWork). impl: forerr (ForErr, default grain, bodies
+// that do not look at their context), forerr-ctx (the same, bodies that
+// check ctx.Err() every 1024 elements), forerr-grain1k (grain 1000),
+// maperr (MapErr, which checks before every element), group (a Group.Go
+// per 1000-element chunk).
+func BenchmarkEarlyExit(b *testing.B) {
+	const n = 1_000_000
+	const workers = 2
+	in := make([]uint64, n)
+	for i := range in {
+		in[i] = uint64(i)
+	}
+	var failedAt atomic.Int64 // time.Now().UnixNano() when the error was returned
+	seen := make([]bool, n)   // the elements processed (only chunk edges share lines)
+	var sink atomic.Uint64
+	fail := func() error {
+		failedAt.Store(time.Now().UnixNano())
+		return errFound
+	}
+	element := func(i int) uint64 {
+		seen[i] = true
+		return tinyWork(in[i])
+	}
+	chunk := func(ctx context.Context, lo, hi int, checkCtx bool) error {
+		var acc uint64
+		defer func() { sink.Add(acc) }()
+		for i := lo; i < hi; i++ {
+			if i == 0 {
+				return fail()
+			}
+			if checkCtx && i%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			acc += element(i)
+		}
+		return nil
+	}
+	searches := []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"forerr", func(ctx context.Context) error {
+			return forkjoin.ForErr(ctx, 0, n, 0, func(ctx context.Context, lo, hi int) error { return chunk(ctx, lo, hi, false) })
+		}},
+		{"forerr-ctx", func(ctx context.Context) error {
+			return forkjoin.ForErr(ctx, 0, n, 0, func(ctx context.Context, lo, hi int) error { return chunk(ctx, lo, hi, true) })
+		}},
+		{"forerr-grain1k", func(ctx context.Context) error {
+			return forkjoin.ForErr(ctx, 0, n, 1000, func(ctx context.Context, lo, hi int) error { return chunk(ctx, lo, hi, false) })
+		}},
+		{"maperr", func(ctx context.Context) error {
+			_, err := forkjoin.MapErr(ctx, in, func(ctx context.Context, x uint64) (uint64, error) {
+				if x == 0 {
+					return 0, fail()
+				}
+				return element(int(x)), nil
+			})
+			return err
+		}},
+		{"group", func(ctx context.Context) error {
+			g, gctx := pool.NewGroup(ctx)
+			for lo := 0; lo < n; lo += 1000 {
+				g.Go(func() error { return chunk(gctx, lo, lo+1000, false) })
+			}
+			return g.Wait()
+		}},
+	}
+	for _, s := range searches {
+		b.Run("impl="+s.name+"/workers=2", func(b *testing.B) {
+			withProcs(workers, func() {
+				onPool(b, workers, func(p *pool.Pool) {
+					var after, worst time.Duration
+					processed := 0
+					for b.Loop() {
+						clear(seen)
+						var err error
+						p.Run(func() { err = s.run(context.Background()) })
+						d := time.Duration(time.Now().UnixNano() - failedAt.Load())
+						after += d
+						worst = max(worst, d)
+						if err != errFound {
+							b.Fatalf("err = %v, want %v", err, errFound)
+						}
+						for _, ok := range seen {
+							if ok {
+								processed++
+							}
+						}
+					}
+					b.ReportMetric(float64(after.Microseconds())/float64(b.N), "us-after-error")
+					b.ReportMetric(float64(worst.Microseconds()), "us-after-error-max")
+					b.ReportMetric(100*float64(processed)/float64(b.N)/n, "work-done%")
+				})
+			})
+		})
+	}
+}
