@@ -1,0 +1,198 @@
+package forkjoin
+
+import (
+	"slices"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// SortStableFunc sorts s in the order cmp defines, keeping equal elements
+// in their original order, possibly in parallel on the current pool: the
+// result is exactly slices.SortStableFunc's. cmp must be a strict weak
+// ordering, as there; it may be called from several workers at once.
+//
+// It is a merge sort with a buffer of len(s) elements (allocated once per
+// call): pieces of at most stableLeaf elements are insertion-sorted in
+// place, then merged level by level, each level moving the data between s
+// and the buffer (no copying back); the two halves of a piece are sorted
+// in parallel, and a large merge is itself split in two independent
+// merges (the middle element of the longer run and its binary-searched
+// place in the other), so the last levels are parallel too. Where
+// slices.SortStableFunc merges in place in O(n log² n) comparisons and
+// moves, this does O(n log n). Inputs of at most stableSerial elements are
+// sorted by slices.SortStableFunc on the calling goroutine.
+//
+// A panic in cmp is re-raised as a *pool.PanicError after every piece that
+// started has finished; s then holds every one of its elements (each
+// piece that was interrupted copies its intact input back to where its
+// caller expects it), in no particular order.
+func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
+	if cmp == nil {
+		nilFunc("forkjoin.SortStableFunc")
+	}
+	if len(s) <= stableSerial {
+		defer rethrow()
+		slices.SortStableFunc(s, cmp)
+		return
+	}
+	st := &stableSort[E]{cmp: cmp}
+	st.sortFn, st.mergeFn = st.sort, st.merge // one closure each per call
+	topDo(st.sortFn, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
+}
+
+const (
+	// stableSerial is the size up to which SortStableFunc is
+	// slices.SortStableFunc: below it the buffer's allocation costs more
+	// than the in-place merges.
+	stableSerial = 1 << 10
+	// stableLeaf is the size of the pieces sorted by insertion.
+	stableLeaf = 24
+	// stableFork is the piece (and merge) size from which the halves are
+	// forked: below it a fork's tens of nanoseconds would show.
+	stableFork = 1 << 13
+)
+
+// stableSort is one SortStableFunc call: the comparison and the two
+// recursive functions, built once and passed to every fork.
+type stableSort[E any] struct {
+	cmp     func(a, b E) int
+	sortFn  func(stableTask[E])
+	mergeFn func(mergeTask[E])
+}
+
+// stableTask sorts src, with dst (as long) as scratch; the result ends in
+// dst if toDst, else in src.
+type stableTask[E any] struct {
+	src, dst []E
+	toDst    bool
+}
+
+// mergeTask merges the sorted runs a and b (a first on ties) into out.
+type mergeTask[E any] struct{ a, b, out []E }
+
+func (st *stableSort[E]) sort(t stableTask[E]) {
+	n := len(t.src)
+	// from holds the piece when its last step starts; to is where the
+	// caller expects it.
+	from, to := t.dst, t.src
+	if n <= stableLeaf {
+		from = t.src
+	}
+	if t.toDst {
+		to = t.dst
+		if n > stableLeaf {
+			from = t.src
+		}
+	}
+	defer restoreOnPanic(from, to)
+	if n <= stableLeaf {
+		insertionSortFunc(t.src, st.cmp)
+		if t.toDst {
+			copy(t.dst, t.src)
+		}
+		return
+	}
+	m := n / 2
+	left := stableTask[E]{t.src[:m], t.dst[:m], !t.toDst}
+	right := stableTask[E]{t.src[m:], t.dst[m:], !t.toDst}
+	merge := mergeTask[E]{from[:m], from[m:], to}
+	if n < stableFork {
+		st.sort(left)
+		st.sort(right)
+		mergeRuns(merge, st.cmp)
+		return
+	}
+	Do(st.sortFn, left, right)
+	st.merge(merge)
+}
+
+// restoreOnPanic, deferred by a piece, copies the piece's intact input
+// (from) to where its caller expects the piece (to) if the piece panics,
+// so that the elements survive the panic; the panic goes on.
+func restoreOnPanic[E any](from, to []E) {
+	if v := recover(); v != nil {
+		pe := runtime.AsPanicError(v)
+		if &from[0] != &to[0] {
+			copy(to, from)
+		}
+		panic(pe)
+	}
+}
+
+// merge merges t, splitting it into two independent merges run in
+// parallel while it is large.
+func (st *stableSort[E]) merge(t mergeTask[E]) {
+	if len(t.out) < stableFork {
+		mergeRuns(t, st.cmp)
+		return
+	}
+	a, b := t.a, t.b
+	var i, j int
+	if len(a) >= len(b) {
+		// a[:i] <= v <= a[i:]; b[:j] < v <= b[j:]: ties between a and b
+		// land on the same side with a's first, or a's side first.
+		i = len(a) / 2
+		j = lowerBound(b, a[i], st.cmp)
+	} else {
+		// b[:j] <= v <= b[j:]; a[:i] <= v < a[i:].
+		j = len(b) / 2
+		i = upperBound(a, b[j], st.cmp)
+	}
+	Do(st.mergeFn, mergeTask[E]{a[:i], b[:j], t.out[:i+j]}, mergeTask[E]{a[i:], b[j:], t.out[i+j:]})
+}
+
+// mergeRuns merges t serially, taking from a unless b's element is
+// strictly smaller (stability).
+func mergeRuns[E any](t mergeTask[E], cmp func(a, b E) int) {
+	a, b, out := t.a, t.b, t.out
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if cmp(b[j], a[i]) < 0 {
+			out[k] = b[j]
+			j++
+		} else {
+			out[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(out[k:], a[i:])
+	copy(out[k:], b[j:])
+}
+
+// lowerBound returns the first index i of sorted s with s[i] >= v.
+func lowerBound[E any](s []E, v E, cmp func(a, b E) int) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cmp(s[m], v) < 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// upperBound returns the first index i of sorted s with s[i] > v.
+func upperBound[E any](s []E, v E, cmp func(a, b E) int) int {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if cmp(s[m], v) <= 0 {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// insertionSortFunc sorts s stably by insertion.
+func insertionSortFunc[E any](s []E, cmp func(a, b E) int) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && cmp(s[j], s[j-1]) < 0; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
