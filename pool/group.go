@@ -28,6 +28,12 @@ import (
 // for itself). After Wait returns, a zero-value Group can be used for a
 // new round of tasks; a Group from NewGroup then skips every task, as its
 // context is done. A Group must not be copied after first use.
+//
+// The context is cancelled when a failing task returns. A task that waits
+// inside Block returns only after the tasks its worker ran meanwhile have
+// returned, so a task that detects a failure while in Block and wants the
+// group to stop at once cancels a context of its own from inside Block
+// (examples/crawl does).
 type Group struct {
 	once   sync.Once
 	p      *Pool

@@ -1,0 +1,163 @@
+// Command crawl walks a fake web in parallel with a pool.Group: each page
+// fetched is a task, which queues a task for each page it links to that
+// no task has claimed yet (in a sync.Map, so that no page is fetched twice).
+//
+//	go run ./examples/crawl [-pages 5000] [-limit 8] [-fail -1] [-timeout 10s]
+//
+// SetLimit(-limit) bounds the tasks queued or running, and so the fetches
+// in flight. Under a limit a task never calls the blocking Go, as every
+// slot could be held by a task waiting in Go for one: it calls TryGo and,
+// when the group is full, fetches the page itself.
+//
+// The first failed fetch or the -timeout deadline ends the walk: queued
+// tasks are skipped, running ones stop before their next fetch, and Wait
+// returns the error. A fetch waits in pool.Block, which lends the worker
+// to other tasks meanwhile; the fetching task resumes only once those have
+// returned, and the group cancels its context only when a task returns an
+// error. So the walk cancels a context of its own as soon as a fetch fails.
+//
+// The web is generated: page i links to its children 4i+1 to 4i+4, to its
+// parent, to page 0 and to its next sibling. Every page is reachable from
+// page 0, and only through its parent: a failure at page f keeps all the
+// pages under f from being visited. A fetch takes about 100µs.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+const fanout = 4 // children per page
+
+// FetchError is the error of a page that fails to load.
+type FetchError struct{ Page int }
+
+func (e *FetchError) Error() string { return fmt.Sprintf("fetch page %d: service unavailable", e.Page) }
+
+// web is a fake web of pages 0 to len(links)-1.
+type web struct {
+	links [][]int // the links of each page
+	fail  int     // the page whose fetch fails, or -1
+}
+
+func newWeb(pages, fail int) *web {
+	w := &web{links: make([][]int, pages), fail: fail}
+	for i := range pages {
+		var links []int
+		for c := fanout*i + 1; c <= fanout*i+fanout && c < pages; c++ {
+			links = append(links, c)
+		}
+		if i > 0 {
+			parent := (i - 1) / fanout
+			links = append(links, parent, 0)
+			if next := fanout*parent + 1 + i%fanout; next < pages && next != i {
+				links = append(links, next)
+			}
+		}
+		w.links[i] = links
+	}
+	return w
+}
+
+// fetch loads a page and returns its links, blocking meanwhile. A real
+// fetch would pass ctx on to its request.
+func (w *web) fetch(_ context.Context, page int) ([]int, error) {
+	time.Sleep(100 * time.Microsecond)
+	if page == w.fail {
+		return nil, &FetchError{Page: page}
+	}
+	return w.links[page], nil
+}
+
+// crawl fetches every page reachable from root, at most limit (>= 1) at
+// a time, and returns how many fetches it started and the first error: a
+// fetch's, or ctx's if ctx ended first.
+func crawl(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	g, gctx := pool.NewGroup(ctx)
+	g.SetLimit(limit)
+	// ctx also ends as soon as a fetch fails (see the package comment).
+	ctx, stop := context.WithCancelCause(gctx)
+	defer stop(nil)
+	var claimed sync.Map // page -> struct{}{}, stored by the one task that fetches it
+	var fetched atomic.Int64
+	var visit func(page int) error
+	visit = func(page int) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // a fetch failed, or the deadline passed
+		}
+		fetched.Add(1)
+		var links []int
+		var err error
+		pool.Block(func() { // the worker runs other tasks meanwhile
+			if links, err = fetch(ctx, page); err != nil {
+				stop(err)
+			}
+		})
+		if err != nil {
+			return err
+		}
+		for _, next := range links {
+			if _, dup := claimed.LoadOrStore(next, struct{}{}); dup {
+				continue
+			}
+			task := func() error { return visit(next) }
+			if !g.TryGo(task) {
+				if err := task(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	claimed.Store(root, struct{}{})
+	g.Go(func() error { return visit(root) })
+	err := g.Wait()
+	return int(fetched.Load()), err
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the command; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pages := fs.Int("pages", 5000, "pages in the fake web")
+	limit := fs.Int("limit", 8, "most fetches in flight at once")
+	fail := fs.Int("fail", -1, "the page whose fetch fails; -1 for none")
+	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long (the deadline of the walk)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usage(stderr, "unexpected argument %q", fs.Arg(0))
+	case *pages < 1 || *limit < 1:
+		return usage(stderr, "-pages %d, -limit %d: want at least 1 of each", *pages, *limit)
+	case *fail < -1 || *fail >= *pages:
+		return usage(stderr, "-fail %d: want -1 or a page from 0 to %d", *fail, *pages-1)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	start := time.Now()
+	n, err := crawl(ctx, 0, *limit, newWeb(*pages, *fail).fetch)
+	fmt.Fprintf(stdout, "visited %d of %d pages in %v\n", n, *pages, time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		fmt.Fprintln(stdout, "error:", err)
+		return 1
+	}
+	return 0
+}
+
+func usage(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "crawl: "+format+"\n", args...)
+	return 2
+}

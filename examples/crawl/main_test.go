@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// probe wraps a web's fetch, counting the fetches of each page and those
+// called with their context already done.
+type probe struct {
+	w      *web
+	counts []atomic.Int32
+	late   atomic.Int32
+}
+
+func newProbe(w *web) *probe { return &probe{w: w, counts: make([]atomic.Int32, len(w.links))} }
+
+func (p *probe) fetch(ctx context.Context, page int) ([]int, error) {
+	if ctx.Err() != nil {
+		p.late.Add(1)
+	}
+	p.counts[page].Add(1)
+	return p.w.fetch(ctx, page)
+}
+
+// crawlWithin runs crawl and fails the test if it does not return within
+// a minute, rather than let a bug hang the test binary.
+func crawlWithin(t *testing.T, ctx context.Context, limit int, fetch func(context.Context, int) ([]int, error)) (int, error) {
+	t.Helper()
+	type result struct {
+		n   int
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		n, err := crawl(ctx, 0, limit, fetch)
+		done <- result{n, err}
+	}()
+	select {
+	case r := <-done:
+		return r.n, r.err
+	case <-time.After(time.Minute):
+		t.Fatal("crawl did not return within a minute")
+		return 0, nil
+	}
+}
+
+// subtree returns the number of pages at or under page in a web of n
+// pages: the pages that a failure at page keeps from being visited, page
+// aside.
+func subtree(page, n int) int {
+	count := 0
+	for lo, hi := page, page; lo < n; lo, hi = fanout*lo+1, fanout*hi+fanout {
+		count += min(hi, n-1) - lo + 1
+	}
+	return count
+}
+
+func TestCrawlWebSubtree(t *testing.T) {
+	// subtree agrees with a walk of the generated web's child links.
+	for _, n := range []int{1, 21, 23, 100, 777} {
+		w := newWeb(n, -1)
+		for page := range n {
+			count, stack := 0, []int{page}
+			for len(stack) > 0 {
+				p := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				count++
+				for _, c := range w.links[p] {
+					if c > 0 && (c-1)/fanout == p {
+						stack = append(stack, c)
+					}
+				}
+			}
+			require.Equal(t, count, subtree(page, n), "page %d of %d", page, n)
+		}
+	}
+	assert.Equal(t, 1+4+16+64+256+1024, subtree(1, 4000)) // six full levels, down to pages 1365-2388
+}
+
+func TestCrawlVisitsEveryPageOnce(t *testing.T) {
+	for _, limit := range []int{1, 3, 16} {
+		const pages = 1000
+		p := newProbe(newWeb(pages, -1))
+		n, err := crawlWithin(t, t.Context(), limit, p.fetch)
+		require.NoError(t, err, "limit %d", limit)
+		assert.Equal(t, pages, n, "limit %d", limit)
+		for page := range p.counts {
+			if c := p.counts[page].Load(); c != 1 {
+				t.Errorf("limit %d: page %d fetched %d times, want once", limit, page, c)
+			}
+		}
+	}
+}
+
+func TestCrawlStopsAtFirstFetchError(t *testing.T) {
+	for _, limit := range []int{1, 4, 16} {
+		const pages, fail = 4000, 1 // the root's first child, with a third of the web under it
+		p := newProbe(newWeb(pages, fail))
+		n, err := crawlWithin(t, t.Context(), limit, p.fetch)
+		var fe *FetchError
+		require.ErrorAs(t, err, &fe, "limit %d", limit)
+		assert.Equal(t, fail, fe.Page, "limit %d", limit)
+		assert.EqualValues(t, 1, p.counts[fail].Load(), "limit %d", limit)
+		// Nothing under the failed page can have been visited.
+		assert.LessOrEqual(t, n, pages-subtree(fail, pages)+1, "limit %d", limit)
+		visited := 0
+		for page := range p.counts {
+			c := p.counts[page].Load()
+			assert.LessOrEqual(t, c, int32(1), "limit %d: page %d", limit, page)
+			visited += int(c)
+		}
+		assert.Equal(t, n, visited, "limit %d", limit)
+		// Once the walk is cancelled, only a task that had already checked
+		// the context may still start a fetch, one at most, and the failed
+		// task is not one of them.
+		assert.LessOrEqual(t, int(p.late.Load()), limit-1, "limit %d", limit)
+	}
+}
+
+func TestCrawlDeadline(t *testing.T) {
+	// With at most 2 fetches of 100µs in flight, 20,000 pages take at
+	// least a second: the 5ms deadline always comes first.
+	const pages, limit = 20_000, 2
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Millisecond)
+	defer cancel()
+	p := newProbe(newWeb(pages, -1))
+	n, err := crawlWithin(t, ctx, limit, p.fetch)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, n, pages)
+	for page := range p.counts {
+		assert.LessOrEqual(t, p.counts[page].Load(), int32(1), "page %d", page)
+	}
+	assert.LessOrEqual(t, int(p.late.Load()), limit)
+}
+
+func TestCrawlCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args       []string
+		status     int
+		out, error string
+	}{
+		{args: []string{"-pages", "300"}, out: "visited 300 of 300 pages"},
+		{args: []string{"-pages", "300", "-fail", "2", "-limit", "2"}, status: 1, out: "error: fetch page 2: service unavailable"},
+		{args: []string{"-pages", "100000", "-limit", "1", "-timeout", "2ms"}, status: 1, out: "error: context deadline exceeded"},
+		{args: []string{"-limit", "0"}, status: 2, error: "-pages 5000, -limit 0: want at least 1 of each"},
+		{args: []string{"-pages", "10", "-fail", "10"}, status: 2, error: "-fail 10: want -1 or a page from 0 to 9"},
+		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra"`},
+		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
+	} {
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- run(tc.args, &stdout, &stderr) }()
+		select {
+		case status := <-done:
+			assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
+		case <-time.After(time.Minute):
+			t.Fatalf("%q did not return within a minute", tc.args)
+		}
+		assert.Contains(t, stdout.String(), tc.out, "%q", tc.args)
+		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
+	}
+}

@@ -1,0 +1,51 @@
+package forkjoin_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/spindle-go/spindle/forkjoin"
+)
+
+func ExampleForErr() {
+	// Check a million readings in chunks of 10,000. The first bad one
+	// stops the check: chunks that have not started never start, and the
+	// bodies' context is cancelled for those still running.
+	readings := make([]float64, 1_000_000)
+	for i := range readings {
+		readings[i] = float64(i % 100)
+	}
+	readings[654_321] = -7
+	check := func(ctx context.Context, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if readings[i] < 0 {
+				return fmt.Errorf("reading %d: negative value %v", i, readings[i])
+			}
+		}
+		return nil
+	}
+	fmt.Println(forkjoin.ForErr(context.Background(), 0, len(readings), 10_000, check))
+
+	readings[654_321] = 7
+	fmt.Println(forkjoin.ForErr(context.Background(), 0, len(readings), 10_000, check))
+	// Output:
+	// reading 654321: negative value -7
+	// <nil>
+}
+
+func ExampleMapErr() {
+	parse := func(_ context.Context, s string) (int, error) { return strconv.Atoi(s) }
+	nums, err := forkjoin.MapErr(context.Background(), []string{"4", "8", "15", "16", "23", "42"}, parse)
+	fmt.Println(nums, err)
+
+	// With an error there is no result, only the first error.
+	nums, err = forkjoin.MapErr(context.Background(), []string{"4", "8", "fifteen", "16"}, parse)
+	fmt.Println(nums == nil, err)
+	fmt.Println(errors.Is(err, strconv.ErrSyntax))
+	// Output:
+	// [4 8 15 16 23 42] <nil>
+	// true strconv.Atoi: parsing "fifteen": invalid syntax
+	// true
+}
