@@ -36,17 +36,29 @@ func Find[T any](s []T, pred func(T) bool) (int, bool) {
 		if int64(lo) >= found.Load() {
 			return // a match below this chunk is already known
 		}
-		for i, x := range s[lo:hi] {
-			if pred(x) {
-				lowerTo(&found, int64(lo+i))
-				return
-			}
+		if i := indexFunc(s[lo:hi], pred); i >= 0 {
+			lowerTo(&found, int64(lo+i))
 		}
 	})
 	if i := int(found.Load()); i < len(s) {
 		return i, true
 	}
 	return -1, false
+}
+
+// indexFunc is the serial search of a chunk: the first index of s whose
+// element satisfies pred, or -1. (A loop of its own rather than in For's
+// closure, and not inlined there: across the call of pred, which keeps no
+// register, the loop then reloads only its own few variables.)
+//
+//go:noinline
+func indexFunc[T any](s []T, pred func(T) bool) int {
+	for i, x := range s {
+		if pred(x) {
+			return i
+		}
+	}
+	return -1
 }
 
 // lowerTo sets v to x if x is lower.

@@ -1,9 +1,10 @@
 package forkjoin
 
 // MinFunc returns the minimal element of s by cmp, the first of several
-// minimal ones, as slices.MinFunc does, comparing pieces of s in parallel
-// on the current pool (Reduce). It panics if s is empty. A panic in cmp is
-// re-raised as a *pool.PanicError.
+// minimal ones, as slices.MinFunc does, scanning chunks of s in parallel
+// on the current pool (For's automatic grain; one call of cmp per element,
+// and one more per chunk to combine). It panics if s is empty. A panic in
+// cmp is re-raised as a *pool.PanicError.
 func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	if cmp == nil {
 		nilFunc("forkjoin.MinFunc")
@@ -11,14 +12,7 @@ func MinFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("forkjoin.MinFunc: empty list")
 	}
-	// Reduce combines an earlier block with a later one, earlier first:
-	// keeping a unless b is strictly smaller keeps the first of equals.
-	return Reduce([]E(s), s[0], func(a, b E) E {
-		if cmp(b, a) < 0 {
-			return b
-		}
-		return a
-	})
+	return s[extremeIndex([]E(s), cmp, false)]
 }
 
 // MaxFunc returns the maximal element of s by cmp, the first of several
@@ -30,10 +24,30 @@ func MaxFunc[S ~[]E, E any](s S, cmp func(a, b E) int) E {
 	if len(s) == 0 {
 		panic("forkjoin.MaxFunc: empty list")
 	}
-	return Reduce([]E(s), s[0], func(a, b E) E {
-		if cmp(b, a) > 0 {
-			return b
+	return s[extremeIndex([]E(s), cmp, true)]
+}
+
+// extremeIndex returns the index of the first element of s that no other
+// beats, where b beats a if cmp(b, a) < 0, or > 0 for the maximum. Each chunk finds its own; the chunks' winners are then
+// compared in order, so a later chunk wins only if strictly better: the
+// first of equals is kept everywhere.
+func extremeIndex[E any](s []E, cmp func(a, b E) int, maximum bool) int {
+	grain := autoGrain(uint(len(s)))
+	best := make([]int, (len(s)+grain-1)/grain)
+	For(0, len(s), grain, func(lo, hi int) {
+		b := lo
+		for i := lo + 1; i < hi; i++ {
+			if c := cmp(s[i], s[b]); c < 0 && !maximum || c > 0 && maximum {
+				b = i
+			}
 		}
-		return a
+		best[lo/grain] = b
 	})
+	b := best[0]
+	for _, i := range best[1:] {
+		if c := cmp(s[i], s[b]); c < 0 && !maximum || c > 0 && maximum {
+			b = i
+		}
+	}
+	return b
 }

@@ -6,6 +6,10 @@
 //	go-closure-floor fib n=32 threads=1 ms=150.2 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
 //	go-spindle-spawn uts-t3 threads=2 ms=567.8 nodes=4112897
+//	go-spindle filter n=10000000 threads=2 ms=40.1 kept=6664676
+//	go-spindle find-first n=10000000 threads=2 ms=6.3 at=9000000
+//	go-spindle map-sum n=10000000 threads=2 ms=6.3 sum=331928707760975088
+//	go-spindle sort-stable n=10000000 threads=2 ms=557.0 stable=ok
 //
 // UTS rows (uts-t1, uts-t3, the sample trees T1 and T3): go-spindle-spawn
 // (a Scope.Spawn per node, one scope), go-spindle-spawnmany (a
@@ -16,14 +20,24 @@
 // (go-closure-floor2), and at threads=1 go-spindle-serial, a serial search
 // that allocates nothing.
 //
+// The iterator workloads (filter, find-first, map-sum, sort-stable, over
+// ITER_N xorshift64 items) print one row each, go-spindle: bench.IterFilter
+// (forkjoin.Filter), bench.IterFindFirst (forkjoin.Find),
+// bench.IterMapSum (forkjoin.For with per-chunk sums) and
+// bench.IterSortStable (forkjoin.SortStableFunc). Their serial baseline is
+// the peers' own go-serial row. Each result is checked against the serial
+// kernel's (bench.IterFilterSerial, ...; the sort must be exactly the
+// stable sort of its input).
+//
 // Settings come from the environment, with the peers' defaults: THREADS
 // (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
-// 3 become 3, as in the peers), REPS (5), WARMUP (1), WORKLOADS (the
-// workloads to run, separated by spaces; default all that this command
-// knows; names it does not know are ignored, as other peers' workloads
-// may be listed). Each workload runs
+// 3 become 3, as in the peers), ITER_N (10000000, at least 1), REPS (5),
+// WARMUP (1), WORKLOADS (the workloads to run, separated by spaces;
+// default all that this command knows; names it does not know are
+// ignored, as other peers' workloads may be listed). Each workload runs
 // WARMUP untimed times, then REPS timed times, and the best time is
-// printed; the quicksort input is refilled, untimed, before every run.
+// printed; the inputs are generated once per workload, and the quicksort
+// and sort-stable inputs are refilled, untimed, before every run.
 // Like the Go peers, it sets GOMAXPROCS to THREADS, and it runs everything
 // on one pool of THREADS workers.
 //
@@ -31,6 +45,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -38,14 +53,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spindle-go/spindle/bench"
 	"github.com/spindle-go/spindle/pool"
 )
 
 type settings struct {
-	threads, fibN, qsN, cutoff, reps, warmup int
-	workloads                                []string
+	threads, fibN, qsN, cutoff, iterN, reps, warmup int
+	workloads                                       []string
 }
 
 // workloads are this command's workloads by name, in the order they run.
@@ -57,22 +73,29 @@ var workloads = []struct {
 	{"quicksort", runQuicksort},
 	{"uts-t1", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t1", bench.UTST1) }},
 	{"uts-t3", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t3", bench.UTST3) }},
+	{"filter", runFilter},
+	{"find-first", runFindFirst},
+	{"map-sum", runMapSum},
+	{"sort-stable", runSortStable},
 }
 
 func main() {
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), `usage: peers (no arguments)
 
-Times spindle on the peers' fib and quicksort workloads and prints one row
-per runtime and workload. Settings, from the environment:
+Times spindle on the peers' workloads and prints one row per runtime and
+workload. Settings, from the environment:
   THREADS  workers and GOMAXPROCS (default: number of CPUs, %d)
   FIB_N    fib argument (default 32)
   QS_N     quicksort length (default 10000000)
   CUTOFF   insertion sort below this length (default 32; at least 3)
+  ITER_N   items of filter, find-first, map-sum and sort-stable
+           (default 10000000; at least 1)
   REPS     timed runs, the best is printed (default 5)
   WARMUP   untimed runs before them (default 1)
   WORKLOADS  workloads to run, space-separated (default: fib quicksort
-           uts-t1 uts-t3; unknown names are ignored)
+           uts-t1 uts-t3 filter find-first map-sum sort-stable; unknown
+           names are ignored)
 `, runtime.NumCPU())
 	}
 	flag.Parse()
@@ -112,6 +135,7 @@ func readSettings() (settings, error) {
 	c.fibN = get("FIB_N", 32, 0)
 	c.qsN = get("QS_N", 10_000_000, 0)
 	c.cutoff = max(get("CUTOFF", bench.DefaultCutoff, 0), bench.MinCutoff)
+	c.iterN = get("ITER_N", 10_000_000, 1)
 	c.reps = get("REPS", 5, 1)
 	c.warmup = get("WARMUP", 1, 0)
 	c.workloads = strings.Fields(os.Getenv("WORKLOADS"))
@@ -122,6 +146,9 @@ func readSettings() (settings, error) {
 	}
 	if err == nil && c.fibN > 60 {
 		err = fmt.Errorf("FIB_N=%d: too large (fib with a fork per call would run for hours); want <= 60", c.fibN)
+	}
+	if err == nil && uint64(c.iterN) > 1<<32 {
+		err = fmt.Errorf("ITER_N=%d: too large (sort-stable numbers the items with uint32); want <= %d", c.iterN, uint64(1)<<32)
 	}
 	return c, err
 }
@@ -247,5 +274,89 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 		}
 		fmt.Printf("%s %s threads=%d ms=%.1f nodes=%d\n", st.runtime, name, c.threads, bench.Ms(bench.Best(t)), got)
 	}
+	return nil
+}
+
+// iterRow prints an iterator workload's row in the peers' format: runtime
+// go-spindle, then what (kept=..., at=..., sum=..., stable=ok).
+func iterRow(c settings, workload string, t []time.Duration, what string) {
+	fmt.Printf("go-spindle %s n=%d threads=%d ms=%.1f %s\n",
+		workload, c.iterN, c.threads, bench.Ms(bench.Best(t)), what)
+}
+
+func runFilter(c settings, p *pool.Pool) error {
+	items := bench.IterInput(c.iterN)
+	want := bench.IterFilterSerial(items)
+	var got []uint64
+	t, err := bench.Time(c.warmup, c.reps, nil,
+		func() { p.Run(func() { got = bench.IterFilter(items) }) },
+		func() error {
+			if !slices.Equal(got, want) {
+				return fmt.Errorf("go-spindle filter: kept %d items, the serial filter %d (or other items)", len(got), len(want))
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	iterRow(c, "filter", t, fmt.Sprintf("kept=%d", len(want)))
+	return nil
+}
+
+func runFindFirst(c settings, p *pool.Pool) error {
+	items := bench.IterInput(c.iterN)
+	x := bench.IterTarget(items)
+	want := bench.IterFindFirstSerial(items, x)
+	var at int
+	t, err := bench.Time(c.warmup, c.reps, nil,
+		func() { p.Run(func() { at = bench.IterFindFirst(items, x) }) },
+		func() error {
+			if at != want {
+				return fmt.Errorf("go-spindle find-first: at=%d, the serial search %d", at, want)
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	iterRow(c, "find-first", t, fmt.Sprintf("at=%d", at))
+	return nil
+}
+
+func runMapSum(c settings, p *pool.Pool) error {
+	items := bench.IterInput(c.iterN)
+	want := bench.IterMapSumSerial(items)
+	var sum uint64
+	t, err := bench.Time(c.warmup, c.reps, nil,
+		func() { p.Run(func() { sum = bench.IterMapSum(items) }) },
+		func() error {
+			if sum != want {
+				return fmt.Errorf("go-spindle map-sum: sum=%d, the serial loop %d", sum, want)
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	iterRow(c, "map-sum", t, fmt.Sprintf("sum=%d", sum))
+	return nil
+}
+
+func runSortStable(c settings, p *pool.Pool) error {
+	base := bench.IterPairs(bench.IterInput(c.iterN))
+	s := make([]bench.IterPair, len(base))
+	t, err := bench.Time(c.warmup, c.reps,
+		func() { copy(s, base) },
+		func() { p.Run(func() { bench.IterSortStable(s) }) },
+		func() error {
+			if !bench.IterSortedFrom(base, s) {
+				return errors.New("go-spindle sort-stable: the pairs are not the stable sort of the input")
+			}
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	iterRow(c, "sort-stable", t, "stable=ok")
 	return nil
 }
