@@ -43,6 +43,7 @@ func extremeIndex[E any](s []E, cmp func(a, b E) int, maximum bool) int {
 		}
 		best[lo/grain] = b
 	})
+	defer rethrow() // cmp's panics come out as *PanicError here too
 	b := best[0]
 	for _, i := range best[1:] {
 		if c := cmp(s[i], s[b]); c < 0 && !maximum || c > 0 && maximum {

@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -23,9 +24,10 @@ import (
 // sorted by slices.SortStableFunc on the calling goroutine.
 //
 // A panic in cmp is re-raised as a *pool.PanicError after every piece that
-// started has finished; s then holds every one of its elements (each
-// piece that was interrupted copies its intact input back to where its
-// caller expects it), in no particular order.
+// started has finished; s then holds every one of its elements, in no
+// particular order: each piece that a panic goes through copies its
+// elements, from wherever they are intact, to where its caller expects
+// them (see restore).
 func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		nilFunc("forkjoin.SortStableFunc")
@@ -61,61 +63,100 @@ type stableSort[E any] struct {
 }
 
 // stableTask sorts src, with dst (as long) as scratch; the result ends in
-// dst if toDst, else in src.
+// dst if toDst, else in src. ran, if set, is set when the task starts: a
+// fork's second half may never run if the first panics.
 type stableTask[E any] struct {
 	src, dst []E
 	toDst    bool
+	ran      *atomic.Bool
 }
 
 // mergeTask merges the sorted runs a and b (a first on ties) into out.
 type mergeTask[E any] struct{ a, b, out []E }
 
+// Progress of a piece, for restore.
+const (
+	sortingLeft = iota
+	sortingRight
+	merging
+)
+
 func (st *stableSort[E]) sort(t stableTask[E]) {
+	if t.ran != nil {
+		t.ran.Store(true)
+	}
 	n := len(t.src)
-	// from holds the piece when its last step starts; to is where the
-	// caller expects it.
-	from, to := t.dst, t.src
 	if n <= stableLeaf {
-		from = t.src
-	}
-	if t.toDst {
-		to = t.dst
-		if n > stableLeaf {
-			from = t.src
-		}
-	}
-	defer restoreOnPanic(from, to)
-	if n <= stableLeaf {
+		defer restoreLeaf(t)
 		insertionSortFunc(t.src, st.cmp)
 		if t.toDst {
 			copy(t.dst, t.src)
 		}
 		return
 	}
+	// The halves are sorted into from, then merged into to, where the
+	// caller expects the piece.
+	from, to := t.dst, t.src
+	if t.toDst {
+		from, to = t.src, t.dst
+	}
 	m := n / 2
-	left := stableTask[E]{t.src[:m], t.dst[:m], !t.toDst}
-	right := stableTask[E]{t.src[m:], t.dst[m:], !t.toDst}
-	merge := mergeTask[E]{from[:m], from[m:], to}
+	left := stableTask[E]{t.src[:m], t.dst[:m], !t.toDst, nil}
+	right := stableTask[E]{t.src[m:], t.dst[m:], !t.toDst, nil}
+	step := sortingLeft
+	defer func() {
+		if v := recover(); v != nil {
+			pe := runtime.AsPanicError(v)
+			restore(t, from, to, step, right.ran)
+			panic(pe)
+		}
+	}()
 	if n < stableFork {
 		st.sort(left)
+		step = sortingRight
 		st.sort(right)
-		mergeRuns(merge, st.cmp)
+		step = merging
+		mergeRuns(mergeTask[E]{from[:m], from[m:], to}, st.cmp)
 		return
 	}
+	right.ran = new(atomic.Bool) // one allocation per parallel piece
 	Do(st.sortFn, left, right)
-	st.merge(merge)
+	step = merging
+	st.merge(mergeTask[E]{from[:m], from[m:], to})
 }
 
-// restoreOnPanic, deferred by a piece, copies the piece's intact input
-// (from) to where its caller expects the piece (to) if the piece panics,
-// so that the elements survive the panic; the panic goes on.
-func restoreOnPanic[E any](from, to []E) {
+// restore puts piece t's elements where its caller expects them (to) after
+// a panic at step: each half that started holds its elements in from (it
+// restored them itself if it panicked), a half that never started still
+// holds them in src, and a merge never writes what it reads. ran tells
+// whether a forked right half started (nil: the halves ran in order).
+func restore[E any](t stableTask[E], from, to []E, step int, ran *atomic.Bool) {
+	m := len(t.src) / 2
+	right := from[m:]
+	if step == sortingLeft && (ran == nil || !ran.Load()) {
+		right = t.src[m:]
+	}
+	copyApart(to[:m], from[:m])
+	copyApart(to[m:], right)
+}
+
+// restoreLeaf, deferred by a leaf, copies its elements (sorted in place in
+// src, or partly: insertion sort only swaps) to dst if it was to end
+// there, when it panics; the panic goes on.
+func restoreLeaf[E any](t stableTask[E]) {
 	if v := recover(); v != nil {
 		pe := runtime.AsPanicError(v)
-		if &from[0] != &to[0] {
-			copy(to, from)
+		if t.toDst {
+			copy(t.dst, t.src)
 		}
 		panic(pe)
+	}
+}
+
+// copyApart copies src to dst unless they are the same memory.
+func copyApart[E any](dst, src []E) {
+	if len(dst) > 0 && &dst[0] != &src[0] {
+		copy(dst, src)
 	}
 }
 
