@@ -17,10 +17,12 @@ import (
 // *pool.PanicError once the running calls have returned.
 //
 // The pulling task hands items out in batches that idle workers take (a
-// scope task per batch). The batch size adapts: it doubles while batches
-// wait to be taken (the workers are busy, so bigger batches cost less per
-// item) and halves when the last one was taken at once (a worker is
-// waiting for items), between 1 and forSeqMaxBatch. When forSeqQueued
+// scope task per batch). A batch holds 1/(8*workers) of the items pulled
+// so far, at least 1 and at most forSeqMaxBatch: the first items go out
+// one by one, so a short sequence of expensive items spreads over the
+// workers, and a long one soon moves in batches large enough that handing
+// one over costs little per item (as For's grain is 1/8 of a worker's
+// share, chosen here as the length becomes known). When forSeqQueued
 // batches per worker are waiting, the pulling task runs its batch itself,
 // so ForSeq holds at most about that many batches of items, whatever the
 // length of seq; on a pool of one worker it is the serial loop plus a few
@@ -42,24 +44,21 @@ func ForSeq[T any](seq iter.Seq[T], f func(T)) {
 	}
 	p := pool.Current()
 	maxWaiting := int64(forSeqQueued * p.Workers())
+	perBatch := chunksPerWorker * p.Workers()
 	p.Scope(func(s *pool.Scope) {
 		defer stopOnPanic(&stop)
-		size := 1
+		size, pulled := 1, 0
 		batch := make([]T, 0, size)
 		for x := range seq {
 			if stop.Load() {
 				return
 			}
+			pulled++
 			if batch = append(batch, x); len(batch) < size {
 				continue
 			}
-			w := waiting.Load()
-			if w == 0 {
-				size = max(size/2, 1)
-			} else {
-				size = min(size*2, forSeqMaxBatch)
-			}
-			if w >= maxWaiting {
+			size = min(max(pulled/perBatch, 1), forSeqMaxBatch)
+			if waiting.Load() >= maxWaiting {
 				run(batch)
 				batch = batch[:0]
 				continue
