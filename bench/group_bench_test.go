@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	goruntime "runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -78,6 +79,7 @@ func BenchmarkGroupTinyTasks(b *testing.B) {
 		perTask(b)
 	})
 	for _, w := range benchWorkers {
+		goruntime.GC()
 		fam.run("group", w, func(b *testing.B) {
 			withProcs(w, func() {
 				onPool(b, w, func(p *pool.Pool) {
@@ -126,6 +128,10 @@ func BenchmarkGroupTinyTasks(b *testing.B) {
 			})
 			perTask(b)
 		})
+	}
+	// errgroup last: its 100,000 goroutines leave a heap that slows
+	// whatever runs next.
+	for _, w := range benchWorkers {
 		fam.run("errgroup", w, func(b *testing.B) {
 			withProcs(w, func() {
 				for b.Loop() {
