@@ -28,8 +28,8 @@
 // that the workers share; on a cold disk a worker waits for each read,
 // and more workers than cores keep more reads in flight.
 //
-// GOMAXPROCS is sized with go.uber.org/automaxprocs (bench.SizeGOMAXPROCS)
-// and the output says what it decided.
+// GOMAXPROCS is sized with go.uber.org/automaxprocs and the output says
+// what it decided.
 package main
 
 import (
@@ -39,7 +39,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/spindle-go/spindle/bench"
+	"go.uber.org/automaxprocs/maxprocs"
+
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -49,8 +50,9 @@ func main() { os.Exit(run()) }
 // calls run before the process exits.
 func run() int {
 	// GOMAXPROCS is sized here, in the command, never in spindle itself:
-	// see bench.SizeGOMAXPROCS for why and how.
-	procsNote := bench.SizeGOMAXPROCS()
+	// a library must not change a process-wide setting behind its user's
+	// back. automaxprocs lowers it to the container's CPU quota, if any.
+	procsNote := sizeGOMAXPROCS()
 
 	root := flag.String("root", ".", "directory to search")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "workers of the spindle pool")
@@ -129,7 +131,21 @@ func timed(find func() result) (result, time.Duration) {
 	return r, time.Since(start)
 }
 
-func formatMs(d time.Duration) string { return fmt.Sprintf("%.1f ms", bench.Ms(d)) }
+func formatMs(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+// sizeGOMAXPROCS sizes GOMAXPROCS with automaxprocs and returns what it
+// decided, for the output's header.
+func sizeGOMAXPROCS() string {
+	var note string
+	if _, err := maxprocs.Set(maxprocs.Logger(func(format string, args ...any) {
+		note = fmt.Sprintf(format, args...)
+	})); err != nil {
+		note = "maxprocs: " + err.Error()
+	}
+	return note
+}
 
 func usageError(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "dupfind: "+format+"\n", args...)
