@@ -78,50 +78,22 @@
 // 1 and 2 workers (the ThreadPool with as many goroutines; the root task
 // is started with Run, whose caller blocks and does not help).
 //
-// One run, medians of 3, ratio = median time / median serial time of the
-// same run (the x-serial metric divides by the last serial run instead):
-//
 //	go test -run '^$' -bench FibFutures -benchtime 1x -count 3 -benchmem ./bench -fibn=30
 //	go test -run '^$' -bench QuicksortFutures -benchtime 1x -count 3 -benchmem ./bench -qsn=10000000
 //
-// on nproc=2 (KVM guest, "Intel(R) Xeon(R) Processor"), go1.26.8
-// linux/amd64, GOMAXPROCS 2, no other busy process during either run
-// (the machine is shared, and its speed varies between runs, serial
-// fib(30) from 5.3 to 8.0 ms on the same day: compare rows within one run,
-// not with other tables):
+// On one worker the ThreadPool is the cheapest of the closure-based forks
+// (an uncontended mutex and a slice, and its waiter takes its own task
+// back); pool.Submit costs more per fork than Join because its task is
+// always published on the deque, it counts itself in and out of the
+// registry's counter of detached tasks that Close waits for, and
+// completion swaps the future's state word. On two workers the central
+// queue collapses on fib, every submit and take-back contending for the
+// one lock. So futures are for tasks worth more than their cost: results
+// that outlive the call that started them, waits in any order, select. For
+// recursive forks, Join and above all forkjoin remain the tools.
 //
-//	                          fib(30), fork at every level    quicksort 10M, cutoff 32
-//	implementation            1 worker       2 workers        1 worker      2 workers
-//	serial                    8.0 ms (1)                      1432 ms (1)
-//	ThreadPool Submit/Wait    274 ms (34.4)  640 ms (80.4)    1652 ms (1.15) 1115 ms (0.78)
-//	pool.Submit/Future.Wait   462 ms (58.0)  482 ms (60.5)    1681 ms (1.17)  837 ms (0.58)
-//	pool.Join                 325 ms (40.8)  252 ms (31.7)    1665 ms (1.16)  865 ms (0.60)
-//	forkjoin.Call / Do         49 ms (6.11)   26 ms (3.27)    1556 ms (1.09)  709 ms (0.50)
-//
-// Per fork, fib(30) makes 1.35 million: the ThreadPool allocates 72 bytes
-// in 2 objects (future, closure), pool.Submit 88 in 2 (the 64-byte Future
-// and the closure), pool.Join 64 in 3, forkjoin.Call nothing.
-//
-// What the numbers say:
-//   - On one worker the ThreadPool is the cheapest of the closure-based
-//     forks: an uncontended mutex and a slice are cheap, and its waiter
-//     takes its own task back. pool.Submit costs some 140 ns more per fork
-//     than the ThreadPool and 100 ns more than Join. What it does that
-//     Join does not: its task is always published on the Chase-Lev deque
-//     (a push and a pop with atomics, where Join's fork stays private), it
-//     counts itself in and out of the registry's one counter of detached
-//     tasks that Close waits for (two atomic adds on a line both workers
-//     share), and completion swaps the future's state word.
-//   - On two workers the central queue collapses: every submit and every
-//     take-back goes through the one lock, which both workers now contend
-//     for, and fib(30) takes 2.3 times as long as on one worker.
-//     pool.Submit holds its one-worker time but does not gain either on
-//     fib, where a fork is a single add; Join gains 22%. On quicksort, where a task is worth microseconds,
-//     pool.Submit scales (0.58x serial) like Join, and the ThreadPool gains
-//     less (0.78x).
-//   - Futures are for tasks worth more than their ~340 ns: results that
-//     outlive the call that started them, waits in any order, select. For
-//     recursive forks, Join and above all forkjoin remain the tools.
+// Measurements: docs/bench-notes.md in the repository (a run of both
+// benchmarks with times, ratios to serial and allocations per fork).
 //
 // # Priorities and graph exploration
 //

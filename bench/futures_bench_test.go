@@ -9,7 +9,7 @@ import (
 // BenchmarkFibFutures times fib(-fibn) with a fork at every level through
 // futures, against the textbook central-queue ThreadPool: serial, the
 // ThreadPool (Submit and a helping Wait), spindle's pool.Submit and
-// Future.Wait, pool.Join and forkjoin.Call, on 1 and 2 workers. bench/doc.go
+// Future.Wait, pool.Join and forkjoin.Call, on 1 and 2 workers. docs/bench-notes.md
 // quotes a run at -fibn=30.
 func BenchmarkFibFutures(b *testing.B) {
 	n, check := fibInput(b)

@@ -26,7 +26,7 @@ import (
 // empty. Without the take-back, FIFO helping runs the oldest, largest
 // pending tasks nested on the waiter's stack: in one trial, fib(30) on one
 // worker then took 1.3 s and 256 MB of goroutine stack
-// (runtime.MemStats.StackInuse), against 0.27 s in bench/doc.go's table.
+// (runtime.MemStats.StackInuse), against 0.27 s in the table of docs/bench-notes.md.
 // With it, the pool is a mutex-protected deque: FIFO for workers, LIFO
 // for a waiter's own last task.
 //

@@ -6,7 +6,7 @@
 // C11 memory model ("Correct and Efficient Work-Stealing for Weak Memory
 // Models", PPoPP 2013), carried over to Go. Four more from the literature
 // sit next to it for comparison, [ABP], [BWoS], [Locked] and [Bulk], all
-// behind the [Deque] interface; see Variants at the end.
+// behind the [Deque] interface; see Variants below.
 //
 // # Use
 //
@@ -81,7 +81,7 @@
 // The price of seq-cst everywhere is that on amd64 every atomic store is an
 // XCHG, a full barrier, where C11 would emit plain moves for the relaxed
 // and release stores: Push is two such stores, Pop two or three plus a CAS
-// for the last item. That is most of the Push+Pop figure below.
+// for the last item. That is most of what a Push and Pop pair costs.
 //
 // # Memory management
 //
@@ -121,61 +121,6 @@
 // histories on real deques and verifies them with porcupine against a
 // sequential model, plus histories the checker must reject. FuzzChaseLev
 // compares single-goroutine operation sequences against a slice model.
-//
-// # Performance
-//
-// Medians of five runs of
-//
-//	go test -run '^$' -bench . -benchmem -count 5 ./deque
-//
-// with go1.26.8 linux/amd64 on a KVM guest with two vCPUs (nproc 2;
-// /proc/cpuinfo says "Intel(R) Xeon(R) Processor", a Sapphire Rapids-class
-// part by its feature flags), taken while nothing else was using the CPUs.
-// The machine is shared and noisy: within that run the five figures of a
-// row spread by up to 25%, and medians moved by about as much between
-// runs on other occasions.
-//
-//	PushPop                       54.0 ns/op  0 B/op  0 allocs/op
-//	Steal                         16.5 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=0     44.8 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=1     62.8 ns/op  0.99 M steals/s  0.99 M attempts/s
-//	OwnerThroughput/thieves=3      137 ns/op  1.43 M steals/s  1.49 M attempts/s
-//
-// PushPop leaves the deque empty after every pair, so each Pop takes the
-// last-item path: a CAS and one more store (bottom put back). The
-// thieves=0 row is the same pair on a non-empty deque: then four seq-cst
-// stores (each an XCHG on amd64) and a few loads. A lone Steal is three
-// loads and a CAS.
-//
-// After Push learned to skip the slot store for an item already in its
-// slot and Pop stopped clearing slots (the benchmarks push the same item
-// over and over, as spindle's runtime does with its frames), the same
-// command on the same machine, medians of five, load average under 1:
-//
-//	PushPop                       40.8 ns/op  0 B/op  0 allocs/op
-//	Steal                         14.7 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=0     27.5 ns/op  0 B/op  0 allocs/op
-//	OwnerThroughput/thieves=1     37.7 ns/op
-//	OwnerThroughput/thieves=3     72.7 ns/op
-//
-// A pair on a non-empty deque now costs two XCHGs (bottom in Push and in
-// Pop). spindle's runtime avoids even those on most forks by keeping
-// jobs on a private stack and exposing one at a time (runtime.Worker.Push).
-//
-// One thief stealing once a microsecond costs the owner about 18 ns per
-// pair. That is cache-line traffic, not CPU sharing: in a side experiment
-// (3 runs each, same owner loop) a thief that only spun on the clock cost
-// the owner nothing, one that also loaded top and bottom once a
-// microsecond cost about 10 ns per pair, and one that did a full Steal,
-// which also writes top, about 17 ns. Spread over the 15 to 25 pairs the
-// owner runs per microsecond, that is a few hundred nanoseconds of owner
-// time per steal, the price of pulling lines back from the other core on
-// this virtual machine. With three thieves there are four busy goroutines
-// on two CPUs: the owner loses about half its CPU time, and the
-// time-sliced thieves reach only half their combined target pace of 3 M
-// attempts/s (4% of the attempts fail, mostly Empty while the owner is
-// descheduled and has not topped up). That row measures oversubscription
-// more than the deque.
 //
 // # Variants
 //
@@ -239,161 +184,25 @@
 // variant (spec_test.go: ABP's full-until-reset, BWoS's blocks and ring,
 // the plain deque for the others); exactly-once runs with an owner and
 // three thieves, both with random pushes and pops and with the fill-drain
-// pattern of the benchmark below, small sizes so that every boundary is
+// pattern of bench/cmd/dequebench, small sizes so that every boundary is
 // crossed thousands of times; and porcupine checks of thousands of short
 // concurrent histories per variant against the same exact specifications,
 // batch operations included for Bulk.
 //
-// # Variants measured
+// # Measurements
 //
-// Medians of three runs each of
+// Measurements: docs/deque-notes.md in the repository, with the command,
+// the machine and the date of each run. BenchmarkPushPop, BenchmarkSteal
+// and BenchmarkOwnerThroughput in this package time ChaseLev;
+// bench/cmd/dequebench times every variant alone and against a thief;
+// BenchmarkDequeKinds in package bench runs fib and quicksort on each
+// through pool.WithDeque.
 //
-//	go run ./bench/cmd/dequebench -duration 1s -stealers 0
-//	go run ./bench/cmd/dequebench -duration 1s -stealers 1
-//	go run ./bench/cmd/dequebench -duration 1s -stealers 1 -freq 1000000
-//	go run ./bench/cmd/dequebench -exp bulk -duration 2s
-//
-// with the defaults (fills of 1024 items, BWoS 8 blocks of 128, Bulk
-// segments of 128, no payload), go1.26.8 linux/amd64, on a KVM guest with
-// two vCPUs (/proc/cpuinfo: "AMD EPYC"), the four commands interleaved.
-// Another engineer was building and benchmarking on the machine during
-// this work; a monitor (top every 0.5 s, plus a count of new processes)
-// found no other process using the CPU during the runs quoted, and one
-// run during which many new processes appeared was thrown away and redone.
-// The machine is noisy all the same: the three runs of a row differ by up
-// to a factor of two when a thief runs (the first round of the 1 M/s rows
-// was the fastest for every deque), and an earlier quiet set, the same
-// code except
-// Bulk's spare segments, gave 120 to 156 Mops/s for the owner alone and
-// 137 Mops/s for BWoS's owner against a thief. Compare within a table,
-// not across sets. The benchmark's method is in its command doc: the owner
-// fills the deque to 1024 items (or until full), then pops it empty, again
-// and again, while the thieves steal; ns/op is the owner's time per push
-// or pop; push, pop and steal latencies are p50/p99 in ns of one call in
-// 64, net of the clock's median cost of 20 to 30 ns, and the clock moves
-// in steps of about 10 ns, so values under 20 are at its resolution.
-// Empty, Retry and full count failed steals and failed pushes in the 1 s
-// run.
-//
-// The owner alone (-stealers 0):
-//
-//	variant   owner Mops/s  owner ns/op
-//	chaselev          96.3         10.4
-//	abp              103.7          9.6
-//	bwos              93.6         10.7
-//	locked            81.7         12.2
-//	bulk              90.5         11.1
-//
-// With nobody else touching its lines, every deque costs the owner about
-// 10 ns per push or pop, most of it the benchmark's own loop, interface
-// call and sampling; the differences are within the runs' spread (in the
-// earlier set BWoS came first, at 6.4 ns against ChaseLev's 7.5). An
-// uncontended seq-cst store or CAS is cheap here; what the variants differ
-// in is what happens when a thief is on the other core.
-//
-// One thief stealing as fast as it can (-stealers 1):
-//
-//	variant   owner  steal  total  owner   push     pop      steal     Empty  Retry  full
-//	         Mops/s Mops/s Mops/s  ns/op
-//	chaselev   20.3   14.4   33.6   49.3   70/151   50/131    70/110    7.4 M    720     0
-//	abp        20.9   19.3   40.7   47.8  101/141    0/150    30/70    25.5 M    406     0
-//	bwos       82.5   39.1  121.6   12.1    0/110    0/150    10/411   21.0 M  13513  1265
-//	locked     39.2   16.2   55.5   25.5   10/1713  10/1002  10/2784  14.4 M      0     0
-//	bulk       33.1   13.4   46.5   30.2   30/170   30/151   51/231    2.5 M 134680     0
-//
-// This is the BWoS paper's headline effect. ChaseLev's and ABP's owners
-// slow down five times, to about 50 ns per operation, because every push
-// and pop reads or writes top or bottom, lines the thief rereads and
-// rewrites continuously, so each owner operation waits for at least one
-// line to come back from the other core. BWoS's owner touches a line a
-// thief uses only at block boundaries, once per 128 items, and stays close
-// to its speed alone (12.1 ns); its thief, which claims from blocks the
-// owner no longer writes, also steals the most, so the total is 3.6 times
-// ChaseLev's. Its costs are in the last columns: the thief finds Empty
-// while the items left are all in the owner's block, and fills end early
-// (full) when the owner's first block is one it took back part-stolen.
-// Bulk's owner does better than ChaseLev's because both ends share one
-// word, one contended line per operation instead of two; its Retry counts
-// thief claims that lost to another claim or kept losing to the owner's
-// moves of bottom. Locked beats both lock-free deques here, and not
-// because locking is cheap: a blocked thief spins and then sleeps inside
-// sync.Mutex, which keeps it off the owner's lines, while ChaseLev's
-// thief comes straight back for top and bottom after every Empty. Its
-// p99s (1 to 3 µs) are those waits.
-//
-// One thief at a million attempts per second (-freq 1000000):
-//
-//	variant   owner  steal  total  owner   push     pop      steal     Empty  Retry  full
-//	         Mops/s Mops/s Mops/s  ns/op
-//	chaselev   61.6   0.95   62.5   16.2   10/451   10/330  200/430   18716     71     0
-//	abp        70.4   0.97   71.3   14.2   10/290    1/301  120/371   16910     42     0
-//	bwos       99.2   0.89  100.1   10.1    0/20     0/40    20/390   95110    492 48220
-//	locked     58.3   0.87   59.2   17.1   10/921   10/881   90/3465  24941      0     0
-//	bulk       73.6   0.97   74.5   13.6   10/171   10/180  140/401    9771   1207     0
-//
-// A steal every microsecond still costs ChaseLev's owner about 6 ns per
-// operation over its speed alone, a few hundred nanoseconds of line
-// transfers per steal as in the ChaseLev figures above; BWoS's owner
-// loses almost nothing, and its push and pop p99s stay at the clock's
-// resolution where the others' reach hundreds of nanoseconds. A BWoS
-// steal is also the quickest (20 ns median against 200 for ChaseLev, whose
-// thief misses on top and bottom every time). Again the price: one
-// attempt in ten finds Empty, and 48 thousand fills stop early.
-//
-// The bulk-queue paper's experiments (-exp bulk), one goroutine, no thief;
-// ns per operation (p50/p99) and ns per item at the median:
-//
-//	push B items    Bulk.PushBatch        ChaseLev, B Pushes
-//	B = 1             20/111   20           0/101     0   (both at the clock's resolution)
-//	B = 128           90/290    0.70       841/1343   6.6
-//	B = 512          250/570    0.49      2533/4266   4.9
-//	B = 1024         481/1002   0.47      6900/9505   6.7
-//
-//	steal f of 1024   Bulk.StealFraction    ChaseLev, one Steal per item
-//	f = 10% (103)    101/241    0.98       571/851    5.5
-//	f = 20% (205)    140/300    0.68      1382/1573   6.7
-//	f = 30% (308)    190/10105  0.62      1362/2244   4.4
-//	f = 40% (410)    180/801    0.44      2684/3275   6.5
-//	f = 50% (512)    230/19609  0.45      3365/4096   6.6
-//	f = 60% (615)    310/1603   0.50      3536/4727   5.7
-//
-// A batch costs Bulk one atomic operation however large it is, so what
-// grows with B or f is only the copying, about half a nanosecond per item,
-// against 5 to 7 ns per item for ChaseLev's one Push or Steal per item (two
-// seq-cst stores, or four loads and a CAS, each). The paper reports
-// push and steal latencies nearly flat in the batch size and the stolen
-// fraction; here they grow with the copy but stay an order of magnitude
-// under the item-by-item loop at every size. The p99s of StealFraction
-// spike in some runs (10 to 20 µs): steals move top forward, so each
-// refill allocates new 1 KiB segments for the 128 items per segment that
-// were stolen, and the garbage collector's work lands on some of the timed
-// steals. Keeping popped-back segments as spares (the earlier set did not)
-// took PushBatch's p99 at B = 1024 from 26 µs to 1 µs.
-//
-// # Variants inside the runtime
-//
-// pool.WithDeque runs a pool on any variant; every kind but the default
-// then publishes each fork to its deque, as the thesis's runtimes do.
-// BenchmarkDequeKinds in package bench runs the fib and quicksort workloads
-// on each (medians of 3, same machine, quiet):
-//
-//	go test -run '^$' -bench DequeKinds -benchtime 5x -count 3 ./bench -fibn 30 -qsn 2000000
-//
-//	deque            fib(30) 1 worker  2 workers   quicksort 2M 1 worker  2 workers
-//	chaselev (lazy)        23.2 ms      14.2 ms          140.4 ms         71.8 ms
-//	chaselev-eager         61.8 ms      29.8 ms          139.4 ms         74.8 ms
-//	abp                    52.1 ms      30.7 ms          141.1 ms         76.2 ms
-//	bwos                   50.0 ms      72.8 ms          145.0 ms        160.7 ms
-//	locked                 88.2 ms      32.1 ms          149.5 ms         77.8 ms
-//	bulk                   53.6 ms      30.3 ms          190.8 ms         81.1 ms
-//
-// On fib, where a fork is the whole cost, publishing every fork costs more
-// than the choice of deque: lazy publication is 2 to 3 times faster than
-// any eager variant. Among eager ones, BWoS's lock-free owner path makes it
-// the fastest at 1 worker, but at 2 it is the slowest: a thief cannot take
-// jobs in the block the owner is using, and fork-join keeps few jobs
-// queued, so the second worker mostly finds nothing and the run is slower
-// than on one worker. Locked pays a mutex per fork alone but little more
-// with a thief. Quicksort forks rarely relative to its work, so every deque
-// but BWoS does about equally.
+// In short: with a thief on the other core, the owners of ChaseLev and ABP
+// wait for the cache lines of top and bottom at every operation, while
+// BWoS's owner touches a line a thief uses only at block boundaries, at the
+// price of the Empty and full results its contract allows; Bulk moves a
+// whole batch for one atomic operation. Inside the runtime, publishing
+// every fork costs more than the choice of deque, which is why the default
+// keeps forks private and exposes one at a time.
 package deque

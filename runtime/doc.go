@@ -1,8 +1,10 @@
 // Package runtime is spindle's engine: worker threads, their deques, job
-// records, latches, joins, scopes and the injector. Users call it through
-// package pool (closures) and package forkjoin (typed, allocation-free
-// forks); its exported API exists for those two and is not meant for
-// application code.
+// records, latches, joins, scopes and the injector. It is used by
+// spindle's own packages (pool and forkjoin) and makes no compatibility
+// promise: its exported API exists for them and may change in any
+// release. Programs do not import it: they use package pool (closures)
+// and package forkjoin (typed, allocation-free forks), and package deque
+// if they want a work-stealing deque of their own.
 //
 // # Workers
 //

@@ -1,9 +1,15 @@
-// Package sleep decides when the idle workers of a spindle pool go to sleep
-// and wakes them when there is work again, without ever leaving a job
-// behind with every worker asleep. It follows the jobs-event-counter (JEC)
-// scheme of Rayon's thread pool: a busy pool pays one atomic load per
-// published job, an idle pool burns no CPU, and a sleeping worker is back
-// within microseconds.
+// Package sleep is part of spindle's engine: the idle protocol of its
+// workers. It is used by spindle's own packages (package runtime calls it)
+// and makes no compatibility promise; its API may change in any release.
+// Programs do not import it: they use package pool and package forkjoin,
+// and package deque if they want a work-stealing deque of their own.
+//
+// It decides when the idle workers of a spindle pool go to sleep and wakes
+// them when there is work again, without ever leaving a job behind with
+// every worker asleep. It follows the jobs-event-counter (JEC) scheme of
+// Rayon's thread pool: a busy pool pays one atomic load per published job,
+// an idle pool burns no CPU, and a sleeping worker is back within
+// microseconds.
 //
 // The engine (package runtime) owns the deques, the injector and the
 // search for work; this package only sees what it needs: a shared word of
@@ -38,8 +44,8 @@
 // failed search. NoWorkFound escalates:
 //
 //   - rounds 0..spinRounds-1: pause the CPU (PAUSE/YIELD, about 1 µs a
-//     round here); new work is found at the next search, without a system
-//     call;
+//     round on the test machine); new work is found at the next search,
+//     without a system call;
 //   - up to roundsUntilSleepy: sched_yield, letting other threads of the
 //     machine run on this CPU;
 //   - round roundsUntilSleepy: runtime.Gosched (hand the P and its run
@@ -177,84 +183,25 @@
 // what a worker leaves behind: the goroutines it readied while it worked
 // (for example the caller whose result it just delivered) run then, not
 // after sysmon's retake. The spinning phase before it still holds the P
-// (about 30 µs here).
+// (about 30 µs on the test machine).
+//
+// That P retention is the price of the futex parker, and it is the default
+// on Linux all the same: it wakes faster than the channel parker, and far
+// faster at the tail when the waker stays busy, which is what a forking
+// worker does (a woken channel waiter then waits for another thread to
+// steal it, see above), for about the same idle CPU. The Gosched drains
+// the P's run queue just before the futex call, so what remains exposed is
+// what is queued on the P in the last microseconds; and the engine hands
+// its P over right after it readies a caller waiting outside the pool,
+// when it has no other work (runtime.Worker.handOffP). The channel parker
+// never holds a P; it stays as the portable fallback (non-Linux, or the
+// build tag spindle_portable).
 //
 // # Measurements
 //
-// Machine: 2 vCPUs (nproc 2), "Intel(R) Xeon(R) Processor" in
-// /proc/cpuinfo (a Firecracker VM, Linux 6.18), go1.26.8 linux/amd64. The
-// machine is shared and noisy: each figure is the median over 3 to 5 runs
-// (each run reporting the median, p50, and the 99th percentile, p99, of its
-// own samples), and every run waited for the machine to be >= 90% idle.
-// Commands (add -tags spindle_portable for the channel parker):
-//
-//	go test -run '^$' -bench 'PostNoSleepers|IdleRound' ./sleep/
-//	go test -run '^$' -bench 'WakeLatency|Parker|IdleEpisode' -benchtime 2000x ./sleep/
-//	go test -run '^$' -bench Starvation -benchtime 200x ./sleep/
-//	go test -run '^$' -bench IdleCPU -benchtime 1x ./sleep/
-//
-// Posting with nobody sleepy (BenchmarkPostNoSleepers): 2.6 ns serial (one
-// atomic load and the call of newJobs), 1.1 ns per post with both CPUs
-// posting at once (the word stays shared in both caches).
-//
-// Wake-up latency, from the post to the sleeping worker running, p50 / p99:
-//
-//	                                     futex           channel
-//	bare parker (BenchmarkParker)        5.7 / 12 µs     7.0 / 17 µs
-//	job, poster then blocks              6.5 / 30 µs     10 / 78 µs
-//	latch (Set + WakeWorker), same       6.9 / 29 µs     12 / 80 µs
-//	job, poster stays busy               15 / 57 µs      70 / 2900 µs
-//	latch, poster stays busy             16 / 72 µs      73 / 2200 µs
-//
-// The last two rows are the common case in a fork-join pool: a worker
-// pushes a job, wakes a sleeper and goes on with its own half. A goroutine
-// woken through a channel is queued on the waker's P (its runnext slot);
-// while the waker keeps running, it waits until an idle P's thread steals
-// it, and the worker, locked to its thread, then needs one more thread
-// hand-off. A futex sleeper returns from the system call on its own thread
-// and takes any idle P.
-//
-// Idle CPU (BenchmarkIdleCPU, process CPU time per second of wall time):
-// with the workers asleep, at most 0.3 ms/s per worker above a 0.18 ms/s
-// baseline, with either parker; that includes starting the worker and its
-// first trip to sleep, and nothing measurable is spent while it sleeps. Woken by a job
-// every millisecond, each wake / run / spin / sleep episode costs about
-// 47 µs of CPU with the futex and 65 µs with the channel (1 worker; 82 and
-// 67 µs with 2 workers); every 10 ms, 17 and 19 ms/s for one worker.
-//
-// Starvation (BenchmarkStarvation): how long an ordinary goroutine waits
-// for a P when worker 0 readies it right before parking, p50 / p99. With
-// GOMAXPROCS=1 and one sleeper, or GOMAXPROCS=2 and two sleepers, no P is
-// idle:
-//
-//	                                      futex           channel
-//	procs=1, 1 sleeper                    107 / 150 µs    6.5 / 20 µs
-//	procs=2, 2 sleepers                   110 / 160 µs    6.0 / 22 µs
-//	procs=2, 1 sleeper (an idle P)        6.3 / 60 µs     7.5 / 26 µs
-//
-// That is sysmon's retake. A 100 µs timer started by the worker right
-// before parking fires late by 13 to 14 µs (p50) with the futex and no idle
-// P (p99 1.1 ms), but by 975 µs with the channel, and with the futex when a
-// P is idle: then the timer is left to an idle thread's netpoll wait, whose
-// timeout has millisecond granularity; sysmon, polling the P held in the
-// system call, happens to be more punctual. A goroutine readied when the
-// worker starts looking for work (ready-at-idle) waits for the spinning
-// phase and the Gosched, 30 to 38 µs (p50) with either parker.
-//
-// Decision. The futex parker is the default on Linux: it wakes 1.2 to 5
-// times faster (p50), and its p99 is 30 to 50 times lower when the waker
-// stays busy, which is what a forking worker does; idle CPU is about the
-// same. Its cost is P
-// retention: for 20 µs to 10 ms after a worker blocks, its P stays with it,
-// so a goroutine queued on that P waits for sysmon (about 110 µs here) when
-// no other P is idle, which is the normal state of a pool with one worker
-// per P. The Gosched before sleeping drains the P's run queue just before
-// that window; what remains exposed is what is queued on the P in the last
-// microseconds before the futex call. The engine also hands its P over
-// right after it readies a caller waiting outside the pool, when it has no
-// other work (runtime.Worker.handOffP): Run of a no-op on an awake pool of
-// 2 workers went from about 50 us to 3.7 us (median). The channel parker
-// never holds a P but makes every wake-up from a busy worker cost ~70 µs,
-// which would hurt every join; it stays as the portable fallback
-// (non-Linux, or the build tag spindle_portable).
+// Measurements: docs/sleep-notes.md in the repository: the cost of a post,
+// wake-up latency with either parker, idle CPU, and how long a goroutine
+// waits for the P of a sleeping worker, with the commands, the machine and
+// the date. The benchmarks are in bench_test.go; the tunables of the idle
+// loop (sleep.go) carry their own figures.
 package sleep

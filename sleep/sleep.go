@@ -12,7 +12,7 @@ import (
 //
 // Together they set how long an idle worker stays awake before it sleeps:
 // about 16 x 0.9 µs of pauses, 32 x 0.3 µs of sched_yield and a Gosched,
-// 30 to 40 µs on the 2-vCPU Xeon VM of the package doc's measurements
+// 30 to 40 µs on the 2-vCPU Xeon VM of docs/sleep-notes.md (in the repository)
 // (BenchmarkIdleRound, BenchmarkIdleEpisode spin-µs). Work posted within
 // that window is picked up in under 1 µs; after it, a futex wake-up takes
 // 6 to 7 µs (p50). Each trip to sleep costs CPU for the window plus the
