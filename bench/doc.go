@@ -42,8 +42,9 @@
 //
 // # Commands
 //
-// go run ./examples/fib and go run ./examples/quicksort print a table of
-// serial, spindle at 1..N workers and goroutines with the ratio to serial.
+// go run ./cmd/fibbench and go run ./cmd/quicksortbench (from bench/)
+// print a table of serial, spindle at 1..N workers and goroutines with the
+// ratio to serial.
 //
 // bench/cmd/peers prints rows in the peers' format (go-spindle-call fib,
 // go-spindle-join fib, go-spindle-do quicksort) for the peers' run.sh,

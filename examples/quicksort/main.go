@@ -1,114 +1,103 @@
-// Command quicksort sorts 10 million int64 values serially, with spindle
-// (forkjoin.Do at every partition) on pools of 1 to N workers, and with a
-// goroutine per fork, checks every result and prints the median times and
-// their ratio to the serial time.
+// Command quicksort sorts n random ints twice on a spindle pool: with a
+// short quicksort that forks both sides of every partition with
+// forkjoin.Do, and with the library's forkjoin.Sort, in one line.
 //
-//	go run ./examples/quicksort [-n 10000000] [-cutoff 32] [-workers N] [-reps 3]
+//	go run ./examples/quicksort [-n 10000000] [-workers N]
 //
-// The workload is the fork-join peers' quicksort (see package bench):
-// xorshift64 input, median-of-three Hoare partition, insertion sort below
-// the cutoff, both halves forked.
+// On random input the two take about the same time. The quicksort here
+// shows the fork; forkjoin.Sort is the one to use: its pivots are better
+// (a median of medians), it leaves sorted pieces alone, and a depth budget
+// keeps any input from making it quadratic, as some inputs make this
+// quicksort. For a table against serial code and goroutines on 1 to N
+// workers, see ./bench/cmd/quicksortbench.
 package main
 
 import (
 	"flag"
 	"fmt"
-	"os"
+	"log"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"time"
 
-	"github.com/spindle-go/spindle/bench"
+	"go.uber.org/automaxprocs/maxprocs"
+
+	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 )
 
+// cutoff is the length below which quicksort sorts serially: a fork costs
+// far less than sorting a thousand ints, so forks stay a small overhead.
+const cutoff = 1000
+
+// quicksort sorts s in place: it partitions s, then sorts both sides,
+// possibly in parallel, with forkjoin.Do. quicksort is a plain function, so
+// forkjoin.Do copies it and the slice into a record the worker reuses, and
+// a fork allocates nothing.
+func quicksort(s []int) {
+	if len(s) < cutoff {
+		slices.Sort(s)
+		return
+	}
+	p := partition(s)
+	forkjoin.Do(quicksort, s[:p], s[p:])
+}
+
+// partition is Hoare's: it reorders s (len(s) >= 2) around its middle
+// element and returns p, 0 < p < len(s), such that no element of s[:p] is
+// greater than any element of s[p:].
+func partition(s []int) int {
+	pivot := s[(len(s)-1)/2]
+	i, j := -1, len(s)
+	for {
+		for i++; s[i] < pivot; i++ {
+		}
+		for j--; s[j] > pivot; j-- {
+		}
+		if i >= j {
+			return j + 1
+		}
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
 func main() {
-	// GOMAXPROCS is sized here, in the command, never in spindle itself:
-	// see bench.SizeGOMAXPROCS for why and how.
-	procsNote := bench.SizeGOMAXPROCS()
-
-	n := flag.Int("n", 10_000_000, "number of int64 values to sort")
-	cutoff := flag.Int("cutoff", bench.DefaultCutoff, "insertion-sort ranges shorter than this (at least 3)")
-	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "time spindle pools of 1 to this many workers")
-	reps := flag.Int("reps", 3, "timed runs per row; the median is reported")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: quicksort [flags]\n\n")
-		flag.PrintDefaults()
+	// A program, unlike a library, may set GOMAXPROCS: automaxprocs lowers
+	// it to the container's CPU quota, if any, and logs what it did.
+	if _, err := maxprocs.Set(maxprocs.Logger(log.Printf)); err != nil {
+		log.Print(err)
 	}
+	n := flag.Int("n", 10_000_000, "number of ints to sort")
+	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "workers of the pool")
 	flag.Parse()
-	switch {
-	case flag.NArg() > 0:
-		usageError("unexpected argument %q", flag.Arg(0))
-	case *n < 0:
-		usageError("-n %d: want at least 0", *n)
-	case *cutoff < bench.MinCutoff:
-		usageError("-cutoff %d: want at least %d (partition needs 3 elements)", *cutoff, bench.MinCutoff)
-	case *workers < 1:
-		usageError("-workers %d: want at least 1", *workers)
-	case *reps < 1:
-		usageError("-reps %d: want at least 1", *reps)
+
+	p, err := pool.New(pool.WithWorkers(*workers))
+	if err != nil {
+		log.Fatal(err)
 	}
+	defer p.Close()
+	fmt.Printf("a pool of %d workers\n", p.Workers())
 
-	// Reject a worker count that pool.New refuses before spending time on
-	// the serial run.
-	if p, err := pool.New(pool.WithWorkers(*workers)); err != nil {
-		usageError("-workers %d: %v", *workers, err)
-	} else {
-		p.Close()
-	}
+	// p.Run runs a function on a worker of p, so the forks inside it go to
+	// p. (Called from main, forkjoin would use pool.Default().)
+	s := random(*n)
+	start := time.Now()
+	p.Run(func() { quicksort(s) })
+	fmt.Printf("quicksort     %d ints in %v, sorted: %t\n", len(s), time.Since(start), slices.IsSorted(s))
 
-	fmt.Printf("quicksort of %d int64 (xorshift64), cutoff %d, median of %s\n", *n, *cutoff, plural(*reps, "run"))
-	fmt.Printf("machine: %s\n", bench.Machine())
-	fmt.Printf("GOMAXPROCS is sized by go.uber.org/automaxprocs: %s\n\n", procsNote)
-
-	s := make([]int64, *n)
-	var sum int64
-	measure := func(name string, sort func()) time.Duration {
-		t, err := bench.Time(0, *reps,
-			func() { sum = bench.Fill(s) },
-			sort,
-			func() error { return bench.Check(s, sum) })
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "quicksort: %s: wrong result: %v\n", name, err)
-			os.Exit(1)
-		}
-		return bench.Median(t)
-	}
-
-	tab := bench.NewTable(os.Stdout)
-	tab.Serial(measure("serial", func() { bench.QuicksortSerial(s, *cutoff) }))
-
-	for k := 1; k <= *workers; k++ {
-		p, err := pool.New(pool.WithWorkers(k))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "quicksort:", err)
-			os.Exit(1)
-		}
-		d := measure(fmt.Sprintf("spindle, %s", plural(k, "worker")), func() {
-			p.Run(func() { bench.QuicksortDo(s, *cutoff) })
-		})
-		if err := p.Close(); err != nil {
-			fmt.Fprintln(os.Stderr, "quicksort:", err)
-			os.Exit(1)
-		}
-		tab.Add("spindle forkjoin.Do", plural(k, "worker"), d)
-	}
-
-	d := measure("goroutine per fork", func() { bench.QuicksortWaitGroup(s, *cutoff) })
-	tab.Add("goroutine per fork", fmt.Sprintf("GOMAXPROCS=%d", runtime.GOMAXPROCS(0)), d)
-	tab.Footer()
-	fmt.Println("The first partition, of the whole array, is sequential, so no row reaches")
-	fmt.Println("a full N-fold speed-up.")
+	s = random(*n)
+	start = time.Now()
+	p.Run(func() { forkjoin.Sort(s) })
+	fmt.Printf("forkjoin.Sort %d ints in %v, sorted: %t\n", len(s), time.Since(start), slices.IsSorted(s))
 }
 
-func usageError(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "quicksort: "+format+"\n", args...)
-	fmt.Fprintln(os.Stderr, "run 'quicksort -h' for the flags")
-	os.Exit(2)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// random returns n pseudo-random ints, the same ones at every call.
+func random(n int) []int {
+	r := rand.New(rand.NewPCG(1, 2))
+	s := make([]int, n)
+	for i := range s {
+		s[i] = r.Int()
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return s
 }
