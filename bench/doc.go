@@ -1,6 +1,12 @@
 // Package bench holds the workloads that compare spindle with serial code,
 // goroutines and other fork-join helpers, and the benchmarks that run them.
 //
+// bench is a module of its own (github.com/spindle-go/spindle/bench), so
+// that what it needs (gonum/plot for the charts, conc and x/sync for the
+// baselines) stays out of the library's requirements. Its go.mod replaces
+// spindle with the checkout it sits in, and the repository's go.work lets
+// the commands below run from the repository's root.
+//
 // # Workloads
 //
 // The two workloads are those of the fork-join peers (../shared/peers:
