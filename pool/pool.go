@@ -41,10 +41,6 @@ import (
 // not usable.
 type Pool struct{ reg *runtime.Registry }
 
-// Scope is the handle that Pool.Scope gives its body for spawning tasks
-// that the scope waits for.
-type Scope = runtime.Scope
-
 // PanicError carries a task's panic to the caller that waits for the task:
 // Value is the value passed to panic, Stack the stack where it happened. It
 // implements error; Unwrap returns Value when Value is an error.
@@ -102,24 +98,8 @@ func WithName(name string) Option {
 // (append to a buffer, bump a counter). Forks never look at it, and without
 // it the paths that would call it test one nil field.
 func WithTrace(f func(Event)) Option {
-	return func(c *config) error { c.Trace = f; return nil }
+	return func(c *config) error { c.Trace = traceOf(f); return nil }
 }
-
-// Event is one entry of a pool's trace (WithTrace).
-type Event = runtime.Event
-
-// EventKind says what an Event reports.
-type EventKind = runtime.EventKind
-
-// The kinds of Event.
-const (
-	EventSteal = runtime.EventSteal // Worker took a job from Victim's deque
-	EventSleep = runtime.EventSleep // Worker found no work and is about to block
-	EventWake  = runtime.EventWake  // Worker, blocked, was woken
-)
-
-// WorkerStats are one worker's counts, in Stats.PerWorker.
-type WorkerStats = runtime.WorkerStats
 
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
@@ -179,7 +159,7 @@ func (p *Pool) Scope(f func(s *Scope)) {
 	if f == nil {
 		nilFunc("pool.Pool.Scope")
 	}
-	p.reg.Scope("pool.Pool.Scope", f)
+	p.reg.Scope("pool.Pool.Scope", engineTask(f))
 }
 
 // Spawn runs f on p without waiting for it; Close waits for it. A panic in
@@ -197,11 +177,8 @@ func (p *Pool) Spawn(f func()) {
 // returns ErrCloseFromWorker and does nothing.
 func (p *Pool) Close() error { return p.reg.Close() }
 
-// Stats is a snapshot of a pool's counters, cumulative since New.
-type Stats = runtime.Stats
-
 // Stats returns the pool's counters.
-func (p *Pool) Stats() Stats { return p.reg.Stats() }
+func (p *Pool) Stats() Stats { return statsOf(p.reg.Stats()) }
 
 var (
 	defaultOnce sync.Once

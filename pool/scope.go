@@ -1,0 +1,67 @@
+package pool
+
+import (
+	"unsafe"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// Scope is the handle that Pool.Scope gives its body, and every task
+// spawned on it, for spawning tasks that the scope waits for: Pool.Scope
+// returns only when the body and every task spawned on the scope,
+// transitively, have finished.
+//
+// Scope is the engine's scope (runtime.Scope) under pool's name, with
+// pool's methods: the same memory, converted for free in both directions.
+type Scope runtime.Scope
+
+// engine returns s as the engine's scope.
+func (s *Scope) engine() *runtime.Scope { return (*runtime.Scope)(s) }
+
+// Spawn runs f(s) as a task of the scope, possibly in parallel with the
+// caller. It is SpawnPriority at level 0, the level of joins. A spawn
+// allocates nothing beyond f's closure (the task records are recycled).
+//
+// Spawn must be called while the scope is running: from its body, from a
+// task spawned on it, or from a goroutine they wait for. A call after the
+// scope finished is a programming error and panics.
+func (s *Scope) Spawn(f func(s *Scope)) { s.engine().Spawn(engineTask(f)) }
+
+// SpawnPriority is Spawn for a task of the given priority level, from 0
+// (Spawn's) to MaxPriority (most urgent). Workers start queued tasks of
+// higher levels before lower ones, as the pool's PriorityPolicy says. A
+// level out of range panics.
+func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
+	s.engine().SpawnPriority(level, engineTask(f))
+}
+
+// SpawnMany spawns n tasks of the scope, f(s, 0) to f(s, n-1), as one bulk
+// spawn: a single job is queued for all of them, and workers that find it
+// take about half of the tasks left at a time. Each task runs exactly
+// once, even if others panic; the scope re-panics with the first panic.
+// n == 0 spawns nothing; n < 0 panics.
+func (s *Scope) SpawnMany(n int, f func(s *Scope, i int)) {
+	s.engine().SpawnMany(n, engineIndexedTask(f))
+}
+
+// SpawnManyPriority is SpawnMany for tasks of the given priority level
+// (see SpawnPriority).
+func (s *Scope) SpawnManyPriority(level, n int, f func(s *Scope, i int)) {
+	s.engine().SpawnManyPriority(level, n, engineIndexedTask(f))
+}
+
+// engineTask is f as the engine's task function. A wrapper closure
+// (func(es *runtime.Scope) { f((*Scope)(es)) }) would cost an allocation
+// per spawn; instead the function value is reinterpreted: *Scope and
+// *runtime.Scope are pointers to the same type of memory (Scope is defined
+// as runtime.Scope), so the two function types take the same argument in
+// the same register and f runs unchanged. A nil f stays nil, for the
+// engine's check.
+func engineTask(f func(*Scope)) func(*runtime.Scope) {
+	return *(*func(*runtime.Scope))(unsafe.Pointer(&f))
+}
+
+// engineIndexedTask is engineTask for SpawnMany's functions.
+func engineIndexedTask(f func(*Scope, int)) func(*runtime.Scope, int) {
+	return *(*func(*runtime.Scope, int))(unsafe.Pointer(&f))
+}
