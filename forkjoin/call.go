@@ -77,6 +77,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 		fr.job.Init(fr, w)
 		*slot = fr
 	}
+	// The fork protocol (package runtime's doc), steps 2 to 6.
 	fr.f, fr.proc, fr.arg = f, proc, y
 	if !w.TryPush(&fr.job) {
 		w.Push(&fr.job)

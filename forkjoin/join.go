@@ -58,6 +58,7 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 		fr.job.Init(fr, w)
 		*slot = fr
 	}
+	// The fork protocol (package runtime's doc), steps 2 to 6.
 	fr.fb = fb
 	if !w.TryPush(&fr.job) {
 		w.Push(&fr.job)

@@ -50,6 +50,28 @@
 // no worker keeps that by calling a itself while b goes to the pool
 // (JoinOffPool, offpool.go).
 //
+// # The fork protocol
+//
+// Every two-way fork (Worker.Join; forkjoin.Call, Do and Join) follows
+// the same steps, spelled out in each rather than shared: a helper that
+// wrapped TryPush or TryTakeBack would exceed the compiler's inlining
+// budget and add a call to every fork. (ForChunks keeps its record the
+// same way, steps 1 and 6, around a counted batch instead of one job.)
+//
+//  1. slot := w.Enter(): the record for this join depth, reused (its type
+//     is checked and the record made once per depth and type).
+//  2. Store the second half (function, argument) in the record.
+//  3. Publish its job: if !w.TryPush(&rec.job) { w.Push(&rec.job) }.
+//  4. Run the first half in place. If it panics, a deferred function
+//     must still take the job back (and run or drop it) or wait for the
+//     thief before the record is reused.
+//  5. if w.TryTakeBack(&rec.job) || w.TakeBack(&rec.job): nobody stole
+//     the job; run the second half in place. Otherwise the thief ran it
+//     and set the latch: read its result and panic from the record, then
+//     rec.job.Latch.Reset() (only a stolen job's latch was touched).
+//  6. Clear the record's references (for the GC), w.Leave(), and re-raise
+//     the first half's panic, else the second's, as a *PanicError.
+//
 // # Finding the current worker
 //
 // Rayon uses a thread-local to find the worker running the caller; Go has

@@ -42,6 +42,7 @@ func (w *Worker) Join(a, b func()) {
 		f.job.Init(f, w)
 		*slot = f
 	}
+	// The fork protocol (package runtime's doc), steps 2 to 6.
 	f.fn = b
 	if !w.TryPush(&f.job) {
 		w.Push(&f.job)

@@ -344,39 +344,16 @@ func (w *Worker) findAbove(l int, thorough bool) *Job {
 // of them if thorough), starting at a random one, and starts over while a
 // steal lost a race.
 func (w *Worker) stealLevel(lv int, thorough bool) *Job {
-	workers := w.reg.workers
-	n := len(workers)
 	tries := w.reg.prio.victims
 	if thorough {
-		tries = n - 1
+		tries = len(w.reg.workers) - 1
 	}
-	if tries == 0 {
-		return nil
-	}
-	for {
-		retry := false
-		v := int(w.random() % uint64(n))
-		for tried := 0; tried < tries; v++ {
-			if v >= n {
-				v -= n
-			}
-			if v == w.index {
-				continue
-			}
-			tried++
-			j, res := workers[v].levels[lv-1].Steal()
-			switch res {
-			case deque.Success:
-				w.steals.Add(1)
-				w.levelSteals[lv].Add(1)
-				w.traceSteal(v)
-				return j
-			case deque.Retry:
-				retry = true
-			}
+	return w.stealRound(tries, func(v *Worker) (*Job, deque.StealResult) {
+		j, res := v.levels[lv-1].Steal()
+		if res == deque.Success {
+			w.steals.Add(1)
+			w.levelSteals[lv].Add(1)
 		}
-		if !retry {
-			return nil
-		}
-	}
+		return j, res
+	})
 }

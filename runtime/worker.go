@@ -587,37 +587,55 @@ func (w *Worker) findWork(thorough bool) *Job {
 	return w.choose(j, thorough, 0)
 }
 
-// steal tries every other worker once, starting at a random one, and starts
-// over while some steal lost a race (the victim may still hold work).
+// steal tries every other worker's public deque once, starting at a
+// random one, and starts over while some steal lost a race (the victim may
+// still hold work).
 func (w *Worker) steal() *Job {
+	return w.stealRound(len(w.reg.workers)-1, func(v *Worker) (*Job, deque.StealResult) {
+		j, got, res := w.stealFrom(v)
+		switch res {
+		case deque.Success:
+			w.steals.Add(uint64(got))
+			w.levelSteals[0].Add(uint64(got))
+		case deque.Retry:
+			w.stealsLost.Add(1)
+		default:
+			w.stealsEmpty.Add(1)
+		}
+		return j, res
+	})
+}
+
+// stealRound is the victim loop of every steal: it calls try on tries
+// workers other than w, in index order from a random one, until one steal
+// succeeds, and goes round again while some steal lost a race (its victim
+// may still hold work). try steals from one victim and counts the attempt.
+// A random start spreads thieves over victims; trying each victim once
+// per round bounds a round's cost.
+func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealResult)) *Job {
 	workers := w.reg.workers
 	n := len(workers)
-	if n == 1 {
+	if tries <= 0 || n == 1 {
 		return nil
 	}
 	for {
 		retry := false
-		start := int(w.random() % uint64(n))
-		for i := range n {
-			v := start + i
+		v := int(w.random() % uint64(n))
+		for tried := 0; tried < tries; v++ {
 			if v >= n {
 				v -= n
 			}
 			if v == w.index {
 				continue
 			}
-			j, got, res := w.stealFrom(workers[v])
+			tried++
+			j, res := try(workers[v])
 			switch res {
 			case deque.Success:
-				w.steals.Add(uint64(got))
-				w.levelSteals[0].Add(uint64(got))
 				w.traceSteal(v)
 				return j
 			case deque.Retry:
-				w.stealsLost.Add(1)
 				retry = true
-			default:
-				w.stealsEmpty.Add(1)
 			}
 		}
 		if !retry {
