@@ -153,6 +153,9 @@ func (p *prioState) uncount(l int) {
 	for i := range l {
 		p.above[i].Add(-1)
 	}
+	if debugChecks {
+		p.checkQueued(l)
+	}
 }
 
 // queuedAbove reports whether a task of a level above l is queued.

@@ -219,7 +219,13 @@ func scopeOf(j *Job) *Scope {
 
 // finishedNow reports, to the owner between jobs and with the flag off,
 // whether every task has finished.
-func (s *Scope) finishedNow() bool { return s.count.local+s.count.shared.Load() == 0 }
+func (s *Scope) finishedNow() bool {
+	sum := s.count.local + s.count.shared.Load()
+	if debugChecks {
+		s.checkScopeSum(sum)
+	}
+	return sum == 0
+}
 
 // ownerIdle moves the owner's share into shared with the flag, before the
 // owner looks for work; it reports whether that finished the scope.

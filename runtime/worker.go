@@ -117,7 +117,12 @@ func (w *Worker) Enter() *any {
 }
 
 // Leave pops the frame Enter pushed.
-func (w *Worker) Leave() { w.depth-- }
+func (w *Worker) Leave() {
+	w.depth--
+	if debugChecks {
+		w.checkDepth()
+	}
+}
 
 // Push offers j to the other workers and to the caller's own TakeBack.
 //
@@ -163,6 +168,9 @@ func (w *Worker) Push(j *Job) {
 // call, so that it inlines into the fork paths (its inlining cost is just
 // under the compiler's budget: keep it that way).
 func (w *Worker) TryPush(j *Job) bool {
+	if raceEnabled && w.perturb() {
+		return false
+	}
 	t := w.privTop
 	if t >= len(w.private) || w.eagerPublish || w.deque.Empty() || w.sleep.Looking() {
 		return false
@@ -183,6 +191,9 @@ func (w *Worker) pushSlow(j *Job) {
 	w.privTop++
 	if w.eagerPublish || w.publicLen() == 0 || w.sleep.Looking() {
 		w.publishOldest()
+	}
+	if debugChecks {
+		w.checkPrivate()
 	}
 }
 
@@ -327,6 +338,9 @@ func (w *Worker) TakeBack(j *Job) bool {
 // privTop-1 means it is private.) It makes no call, so that it inlines
 // into the fork paths.
 func (w *Worker) TryTakeBack(j *Job) bool {
+	if raceEnabled && w.perturb() {
+		return false
+	}
 	if t := w.privTop - 1; uint(t) < uint(len(w.private)) && w.private[t] == j {
 		w.privTop = t
 		return true

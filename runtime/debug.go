@@ -1,0 +1,54 @@
+package runtime
+
+import "fmt"
+
+// Invariant checks for -tags spindle_debug (debugChecks) and the race
+// perturbation (raceEnabled). Each call site is guarded by the constant,
+// so a default build contains none of this.
+
+// perturb reports, under the race detector, whether a fork fast path
+// should fail on purpose this time (one in four): the caller then takes
+// the slow path, which must give the same result.
+func (w *Worker) perturb() bool { return w.random()%4 == 0 }
+
+// checkPrivate panics if w's private stack is inconsistent: the live jobs
+// are private[privHead:privTop], within bounds; the newest is set and the
+// one below privHead has been cleared. (Constant time: it runs at every
+// slow push, and deep join chains make the stack long.)
+func (w *Worker) checkPrivate() {
+	h, t := w.privHead, w.privTop
+	if h < 0 || h > t || t > len(w.private) {
+		panic(fmt.Sprintf("runtime: worker %d: private stack bounds head %d top %d len %d", w.index, h, t, len(w.private)))
+	}
+	if t > h && w.private[t-1] == nil {
+		panic(fmt.Sprintf("runtime: worker %d: newest private job (at %d) is nil", w.index, t-1))
+	}
+	if h > 0 && w.private[h-1] != nil {
+		panic(fmt.Sprintf("runtime: worker %d: private[%d] below head %d not cleared", w.index, h-1, h))
+	}
+}
+
+// checkDepth panics if w's frame depth left its range [0, len(frames)].
+func (w *Worker) checkDepth() {
+	if w.depth < 0 || w.depth > len(w.frames) {
+		panic(fmt.Sprintf("runtime: worker %d: frame depth %d out of [0, %d] (Enter and Leave unpaired)", w.index, w.depth, len(w.frames)))
+	}
+}
+
+// checkScopeSum panics if a scope's count, seen by its owner between
+// jobs, is negative: the sum counts unfinished tasks plus credits held,
+// never less than zero.
+func (s *Scope) checkScopeSum(sum int64) {
+	if sum < 0 {
+		panic(fmt.Sprintf("runtime: scope count %d is negative (a task finished twice or was never counted)", sum))
+	}
+}
+
+// checkQueued panics if a priority count went negative.
+func (p *prioState) checkQueued(l int) {
+	for i := range l {
+		if v := p.above[i].Load(); v < 0 {
+			panic(fmt.Sprintf("runtime: %d tasks queued above level %d (uncounted more than counted)", v, i))
+		}
+	}
+}
