@@ -102,8 +102,12 @@ func (p *batchPart) run() {
 			return
 		}
 		if hi-i > 1 && w.exposesNothing(level) {
-			// Keep i and the lower half of the rest; offer the upper half.
+			// Keep i and the lower half of the rest; offer the upper half
+			// (under -race, a random split, so that tests meet every shape).
 			mid := i + 1 + (hi-i-1)/2
+			if raceEnabled {
+				mid = i + 1 + int(w.random()%uint64(hi-i-1))
+			}
 			w.queuePart(b, mid, hi, level)
 			hi = mid
 		}

@@ -3,7 +3,8 @@ package runtime
 import "fmt"
 
 // Invariant checks for -tags spindle_debug (debugChecks) and the race
-// perturbation (raceEnabled). Each call site is guarded by the constant,
+// perturbation (raceEnabled: fork fast paths that fail at random, random
+// split points of bulk spawns). Each call site is guarded by the constant,
 // so a default build contains none of this.
 
 // perturb reports, under the race detector, whether a fork fast path
