@@ -20,9 +20,10 @@ type bars struct {
 	texts  []string // drawn after the end of each bar
 	base   float64
 	width  vg.Length // thickness of a bar
-	offset vg.Length // added to the y of every bar, to set groups side by side
+	offset vg.Length // added to the y of every bar, to set a group's bars one under the other
 	color  color.Color
-	font   text.Style
+	font   text.Style // left-aligned, vertically centred
+	rec    *recorder  // where the texts' boxes go, or nil
 }
 
 // Plot implements plot.Plotter.
@@ -40,7 +41,17 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		c.FillPolygon(b.color, c.ClipPolygonXY(pts))
 		if i < len(b.texts) {
-			c.FillText(b.font, vg.Point{X: x1 + b.font.Font.Size/3, Y: y}, b.texts[i])
+			// On a white box, which hides the grid and the serial line
+			// behind the text.
+			pt := vg.Point{X: x1 + textGap, Y: y}
+			r := textBox(b.font, pt, b.texts[i])
+			bg := vg.Rectangle{
+				Min: vg.Point{X: r.Min.X - 1, Y: y - b.width/2 + 0.5},
+				Max: vg.Point{X: r.Max.X, Y: y + b.width/2 - 0.5},
+			}
+			fillRect(&c, color.White, bg)
+			c.FillText(b.font, pt, b.texts[i])
+			b.rec.add("bar", b.texts[i], r)
 		}
 	}
 }

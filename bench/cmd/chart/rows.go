@@ -16,6 +16,10 @@ type row struct {
 	size     string // the workload's n ("32"), or "" when the row does not say
 	threads  int
 	ms       float64
+	// failed says what the program found wrong with its result, for the
+	// checks it reports rather than exiting on ("stable=NO(...)" gives
+	// "not stable"), or "".
+	failed string
 }
 
 // key identifies a measurement: the same key twice is the same thing
@@ -26,7 +30,9 @@ type key struct {
 }
 
 // readRows reads the rows of the fork-join peers in either of the two
-// forms that ../shared/peers/run.sh prints, and ignores every other line:
+// forms that ../shared/peers/run.sh prints, and ignores every other line
+// (messages, headers, the table's footer, "#" comments), so that the
+// outputs of several runs can be concatenated:
 //
 //	rust-rayon fib n=32 threads=2 ms=27.2 result=2178309 bg=0.01
 //	rust-rayon       fib              2       27.2      3.86    0.01
@@ -38,11 +44,24 @@ type key struct {
 // first row of a key wins and later ones are ignored. warnings lists the
 // lines that looked like rows but could not be read, and the duplicates
 // that disagree with the row kept.
-func readRows(r io.Reader) (rows []row, warnings []string, err error) {
+//
+// machine is the text after the first "machine:" line (run.sh prints the
+// CPUs and kernel there), or "".
+func readRows(r io.Reader) (rows []row, machine string, warnings []string, err error) {
 	seen := make(map[key]int) // index in rows
 	sc := bufio.NewScanner(r)
 	for lineNo := 1; sc.Scan(); lineNo++ {
-		rw, ok, perr := parseRow(sc.Text())
+		line := strings.TrimSpace(sc.Text())
+		if m, found := strings.CutPrefix(line, "machine:"); found {
+			if machine == "" {
+				machine = strings.TrimSpace(m)
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		rw, ok, perr := parseRow(line)
 		if perr != nil {
 			warnings = append(warnings, fmt.Sprintf("line %d: %v: %q", lineNo, perr, sc.Text()))
 			continue
@@ -62,7 +81,7 @@ func readRows(r io.Reader) (rows []row, warnings []string, err error) {
 		seen[k] = len(rows)
 		rows = append(rows, rw)
 	}
-	return rows, warnings, sc.Err()
+	return rows, machine, warnings, sc.Err()
 }
 
 // parseRow reads one line. ok is false for a line that is not a row
@@ -111,6 +130,11 @@ func parseRow(line string) (r row, ok bool, err error) {
 		return row{}, false, fmt.Errorf("ms=%q is not a positive number", mss)
 	}
 	r.size = kv["n"]
+	for _, k := range []string{"sorted", "stable"} {
+		if v, ok := kv[k]; ok && v != "ok" {
+			r.failed = "not " + k
+		}
+	}
 	return r, true, nil
 }
 
@@ -124,4 +148,6 @@ func language(runtime string) string {
 	return lang
 }
 
-func isSerial(runtime string) bool { return strings.HasSuffix(runtime, "-serial") }
+// isSerial says whether a runtime is its language's serial baseline:
+// "go-serial" is, "go-spindle-serial" (one of spindle's rows) is not.
+func isSerial(runtime string) bool { return runtime == language(runtime)+"-serial" }
