@@ -199,6 +199,7 @@ func TestBulkIndexWrap(t *testing.T) {
 // that every item came out exactly once. The paper's setting is one
 // thief; this deque allows several, so both are run.
 func TestBulkBatchesExactlyOnce(t *testing.T) {
+	needTwoPs(t)
 	n := 400_000
 	switch {
 	case testing.Short():

@@ -29,6 +29,7 @@ type stealerStats struct {
 // against three thieves, then checks that every item was handed out exactly
 // once and that pushes = pops + steals + remaining.
 func TestConcurrentExactlyOnce(t *testing.T) {
+	needTwoPs(t)
 	tests := []struct {
 		name string
 		// items is how many items the owner pushes in total.

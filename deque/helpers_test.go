@@ -2,6 +2,7 @@ package deque
 
 import (
 	"bytes"
+	"runtime"
 	"runtime/pprof"
 	"testing"
 	"time"
@@ -34,5 +35,22 @@ func runWithWatchdog(t testing.TB, limit time.Duration, body func()) {
 		var buf bytes.Buffer
 		_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
 		t.Fatalf("test body still running after %v; goroutines:\n%s", limit, buf.String())
+	}
+}
+
+// needTwoPs raises GOMAXPROCS to 2 for the rest of t, restoring it when t
+// ends, if it is lower. The concurrent tests (an owner against thieves)
+// call it first: with a single P their goroutines take turns, switching
+// only where one yields or is preempted (after 10 ms at the earliest), so
+// no thief operation overlaps an owner's and the races they exist to
+// provoke never happen. Under go test with GOMAXPROCS=1 the thieves of
+// the fill-drain, growing and push-only runs never stole at all, and the
+// linearizability histories recorded no overlap.
+func needTwoPs(t *testing.T) {
+	t.Helper()
+	if prev := runtime.GOMAXPROCS(0); prev < 2 {
+		runtime.GOMAXPROCS(2)
+		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+		t.Logf("GOMAXPROCS raised from %d to 2 for this test: it needs thieves running alongside the owner", prev)
 	}
 }

@@ -296,6 +296,7 @@ func checkHistory(t *testing.T, i int, h []porcupine.Operation) porcupine.CheckR
 // TestLinearizable records many short concurrent histories on real deques
 // and checks each against dequeModel with porcupine.
 func TestLinearizable(t *testing.T) {
+	needTwoPs(t)
 	// Histories are cheap (about 0.1 ms each, 4 ms under the race
 	// detector), and each one samples few real races, so take many.
 	histories := 1000

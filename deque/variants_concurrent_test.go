@@ -153,6 +153,7 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, capacity, thieves int, pa
 // the boundaries (BWoS's blocks and ring, ABP's reset, growth, Bulk's
 // segments) are crossed thousands of times.
 func TestVariantsExactlyOnce(t *testing.T) {
+	needTwoPs(t)
 	n := 500_000
 	switch {
 	case testing.Short():

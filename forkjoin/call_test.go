@@ -130,6 +130,22 @@ func TestForksAllocateNothing(t *testing.T) {
 // TestAllocationsDoNotGrowWithForks: Reduce and Sort allocate a closure
 // per call, but nothing per fork, so a call that forks thousands of times
 // allocates a few objects.
+//
+// It keeps the least of several measurements, because
+// testing.AllocsPerRun counts the mallocs of the whole process and each
+// worker creates its join records lazily, one per join depth, the first
+// time it reaches that depth (forkjoin.fork's new(callFrame) and
+// runtime.Worker.Enter's append). The warm-up runs on the worker that
+// called Run; the other worker builds its records at its first steals.
+// With two Ps those come during the warm-up. With one P the other worker
+// runs only once the first blocks or is preempted (after 10 ms), which can
+// fall inside a measurement: GOMAXPROCS=1 go test failed SortFuncCutoff
+// here about once in a hundred runs with 3 allocations per call, and
+// counting the mallocs of each call put the excess in one call, 30-odd
+// objects made by fork and Enter on the second worker (no new threads, no
+// GC; a pool of one worker never showed it). That cost is paid once per
+// worker and depth; an allocation per fork would show in every
+// measurement, so the minimum still catches it.
 func TestAllocationsDoNotGrowWithForks(t *testing.T) {
 	p := newPool(t, 2)
 	in := make([]int, 1<<12)
@@ -157,12 +173,24 @@ func TestAllocationsDoNotGrowWithForks(t *testing.T) {
 					for range 10 {
 						tc.f()
 					}
-					allocs = testing.AllocsPerRun(20, tc.f)
+					allocs = minAllocsPerRun(5, 20, tc.f)
 				})
 				assert.LessOrEqual(t, allocs, tc.max)
 			})
 		})
 	}
+}
+
+// minAllocsPerRun returns the least of measurements results of
+// testing.AllocsPerRun(runs, f): the allocations f makes on every call,
+// without the one-time ones that a measurement may catch (see
+// TestAllocationsDoNotGrowWithForks).
+func minAllocsPerRun(measurements, runs int, f func()) float64 {
+	least := testing.AllocsPerRun(runs, f)
+	for range measurements - 1 {
+		least = min(least, testing.AllocsPerRun(runs, f))
+	}
+	return least
 }
 
 var errBoom = errors.New("boom")

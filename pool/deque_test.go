@@ -63,7 +63,9 @@ func TestWithDequeRejectsUnknownKind(t *testing.T) {
 
 // With DequeBulk thieves take half of a victim's jobs at once: every task
 // still runs exactly once, and fewer steals happen than jobs are stolen.
+// The thieves must run while the spawner spawns, so the test needs two Ps.
 func TestBulkDequeStealsHalf(t *testing.T) {
+	needTwoPs(t)
 	var stealEvents atomic.Int64
 	p := newPool(t, pool.WithWorkers(4), pool.WithDeque(pool.DequeBulk), pool.WithTrace(func(e pool.Event) {
 		if e.Kind == pool.EventSteal {

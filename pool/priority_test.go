@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
@@ -404,14 +405,25 @@ func TestSpawnManyPanics(t *testing.T) {
 
 // TestSpawnManySpreadsOverWorkers: a bulk spawn on a pool with an idle
 // worker hands that worker part of the tasks (the runner splits its part
-// when it sees a worker looking).
+// when it sees a worker looking). The idle worker must be able to look
+// while the runner runs, so the test needs two Ps. A loaded machine may
+// not run the idle worker's thread for a while, so a worker's tasks wait
+// (up to a deadline far beyond any scheduling delay) until the other
+// worker has run one: the outcome then depends on whether the bulk spawn
+// exposes work to the idle worker, not on timing.
 func TestSpawnManySpreadsOverWorkers(t *testing.T) {
+	needTwoPs(t)
 	p := newPool(t, pool.WithWorkers(2))
 	var ran [2]atomic.Int32
+	deadline := time.Now().Add(20 * time.Second)
 	watchdog(t, func() {
 		p.Scope(func(s *pool.Scope) {
 			s.SpawnMany(2000, func(*pool.Scope, int) {
-				ran[pool.WorkerIndex()].Add(1)
+				me := pool.WorkerIndex()
+				ran[me].Add(1)
+				for ran[1-me].Load() == 0 && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Microsecond)
+				}
 				burnSink.Add(int64(burn(2000)))
 			})
 		})
