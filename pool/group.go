@@ -104,6 +104,7 @@ func (p *Pool) newGroup(ctx context.Context) (*Group, context.Context) {
 	g := &Group{p: p, parent: ctx, cancel: cancel}
 	g.st.done, g.st.cancel = gctx.Done(), cancel
 	g.init()
+	g.s.SetGroupHooks(true, false)
 	return g, gctx
 }
 
@@ -188,9 +189,10 @@ func (g *Group) SetLimit(n int) {
 	}
 	if n < 0 {
 		g.sem = nil
-		return
+	} else {
+		g.sem = make(chan struct{}, n)
 	}
-	g.sem = make(chan struct{}, n)
+	g.s.SetGroupHooks(g.st.done != nil, g.sem != nil)
 }
 
 // Wait returns when every task queued so far, and every task those queue,

@@ -31,19 +31,24 @@ import (
 
 // GroupHooks is what a group's owner (pool.Group) decides for its tasks.
 type GroupHooks interface {
-	// Skip reports whether a task about to start must be dropped.
+	// Skip reports whether a task about to start must be dropped (asked
+	// only if SetGroupHooks says so).
 	Skip() bool
 	// Fail receives a task's non-nil error, or its panic as a
 	// *PanicError, on the worker that ran it.
 	Fail(err error)
 	// Done is called after every task, run or skipped, before the task
-	// counts as finished.
+	// counts as finished (if SetGroupHooks asked for it).
 	Done()
 }
 
 // groupHead is the part of a Scope that only groups have.
 type groupHead struct {
 	hooks GroupHooks
+	// skips and limited say whether tasks call hooks.Skip and hooks.Done
+	// (SetGroupHooks): a group without a context or a limit pays for
+	// neither call.
+	skips, limited bool
 	// offPool is true while the waiter is a goroutine that is no worker;
 	// written by the waiter before it adds ownerWaiting, read by setDone
 	// before it sets the latch.
@@ -55,10 +60,19 @@ type groupHead struct {
 // count with credits.
 var noOwner Worker
 
-// NewGroup returns an empty group of r whose tasks follow h.
+// NewGroup returns an empty group of r whose tasks follow h: Fail for
+// every failure, Skip and Done only as SetGroupHooks says.
 func (r *Registry) NewGroup(h GroupHooks) *Scope {
 	g := &groupHead{hooks: h, wake: make(chan struct{}, 1)}
 	return &Scope{scopeHead: scopeHead{reg: r, owner: &noOwner, group: g}}
+}
+
+// SetGroupHooks says whether the tasks of group s call Skip (the group
+// can be cancelled) and Done (the group counts running tasks). It must be
+// called while no task of s is queued or running, like everything that
+// changes a group's settings.
+func (s *Scope) SetGroupHooks(skips, done bool) {
+	s.group.skips, s.group.limited = skips, done
 }
 
 // Go queues f as a task of group s (see GroupHooks). From a worker of s's
@@ -80,9 +94,12 @@ func (s *Scope) Go(call string, f func() error) {
 
 // runGroupTask runs f, a task of group s, unless the hooks skip it.
 func (s *Scope) runGroupTask(f func() error) *PanicError {
-	h := s.group.hooks
-	defer h.Done()
-	if h.Skip() {
+	g := s.group
+	h := g.hooks
+	if g.limited {
+		defer h.Done()
+	}
+	if g.skips && h.Skip() {
 		return nil
 	}
 	pe := Catch(func() {
