@@ -109,7 +109,7 @@ func newPanel(rows []row, spec panelSpec) (p panel, threads []int, ok bool) {
 			p.size = r.size
 		}
 		if isSerial(r.runtime) {
-			if _, ok := serial[language(r.runtime)]; !ok {
+			if old, ok := serial[language(r.runtime)]; !ok || r.ms < old {
 				serial[language(r.runtime)] = r.ms
 			}
 			continue

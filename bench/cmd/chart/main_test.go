@@ -104,8 +104,22 @@ func TestReadRowsConcatenated(t *testing.T) {
 func TestSerialBaselines(t *testing.T) {
 	assert.True(t, isSerial("go-serial"))
 	assert.True(t, isSerial("rust-serial"))
-	assert.False(t, isSerial("go-spindle-serial"), "one of spindle's rows, not Go's baseline")
+	assert.True(t, isSerial("go-spindle-serial"), "the allocation-free serial UTS search is a Go baseline")
 	assert.False(t, isSerial("go-spindle-call"))
+}
+
+// The fastest serial row of a language is its baseline, whichever comes
+// first.
+func TestFastestSerialIsTheBaseline(t *testing.T) {
+	rows := []row{
+		{runtime: "go-serial", workload: "uts-t1", threads: 1, ms: 620},
+		{runtime: "go-spindle-call", workload: "uts-t1", threads: 1, ms: 700},
+		{runtime: "go-spindle-serial", workload: "uts-t1", threads: 1, ms: 500},
+	}
+	p, _, ok := newPanel(rows, panelSpec{workload: "uts-t1"})
+	require.True(t, ok)
+	require.Equal(t, []string{"go-spindle-call"}, p.runtimes)
+	assert.Equal(t, []float64{500}, p.serial)
 }
 
 // drawn draws a chart into a temporary directory and returns the SVG.
