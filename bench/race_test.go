@@ -1,7 +1,7 @@
-//go:build race
-
 package bench
 
-// raceEnabled reports whether the race detector is on: tests that search
-// the full UTS sample trees (SHA-1 per node) check only one of them then.
-const raceEnabled = true
+import "github.com/spindle-go/spindle/internal/testutil"
+
+// raceEnabled reports whether the race detector is on; tests scale down
+// under it.
+const raceEnabled = testutil.RaceEnabled

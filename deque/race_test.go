@@ -1,6 +1,7 @@
-//go:build race
-
 package deque
 
-// raceEnabled reports whether the race detector is on; tests scale down under it.
-const raceEnabled = true
+import "github.com/spindle-go/spindle/internal/testutil"
+
+// raceEnabled reports whether the race detector is on; tests scale down
+// under it.
+const raceEnabled = testutil.RaceEnabled

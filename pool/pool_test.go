@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -21,24 +22,11 @@ func newPool(t *testing.T, opts ...pool.Option) *pool.Pool {
 	return p
 }
 
-// needTwoPs raises GOMAXPROCS to 2 for the rest of t, restoring it when t
-// ends, if it is lower. Tests that assert parallel behaviour (steals
-// happened, work spread over workers) call it before creating their pool.
-// With a single P the workers' threads take turns on it: another worker
-// runs only when the running one blocks or is preempted, which the Go
-// scheduler does after 10 ms at the earliest, so a test whose work takes
-// about that long sees a steal or not by chance (go test with GOMAXPROCS=1
-// used to fail TestBulkDequeStealsHalf and TestSpawnManySpreadsOverWorkers
-// that way). The pool behaves the same at one P: given work that outlasts
-// a few time slices, it spreads it over the workers there too.
-func needTwoPs(t *testing.T) {
-	t.Helper()
-	if prev := runtime.GOMAXPROCS(0); prev < 2 {
-		runtime.GOMAXPROCS(2)
-		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-		t.Logf("GOMAXPROCS raised from %d to 2 for this test: it asserts parallel behaviour", prev)
-	}
-}
+// needTwoPs gives a test of parallel behaviour two Ps (see
+// testutil.NeedTwoPs): at one P a steal within the test's few
+// milliseconds would be chance (GOMAXPROCS=1 used to fail
+// TestBulkDequeStealsHalf and TestSpawnManySpreadsOverWorkers that way).
+func needTwoPs(t *testing.T) { testutil.NeedTwoPs(t) }
 
 func TestNewRejectsBadOptions(t *testing.T) {
 	for _, tc := range []struct {

@@ -1,38 +1,20 @@
 package sleep
 
 import (
-	"bytes"
 	"runtime"
-	"runtime/pprof"
 	"testing"
 	"time"
+
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
-// watchdogTimeout bounds every concurrent test body. A lost wake-up shows up
-// as a hang, and the goroutine dump shows who waits where.
-const watchdogTimeout = 60 * time.Second
-
-// withWatchdog runs body in its own goroutine and fails the test with a
-// dump of all goroutines if it does not return within watchdogTimeout.
-// body must not call t.FailNow (use assert, or return what to check).
+// withWatchdog runs body in its own goroutine and fails the test with the
+// diag outputs and a dump of all goroutines if it does not return within
+// testutil.Limit (a lost wake-up shows up as a hang). body must not call
+// t.FailNow (use assert, or return what to check).
 func withWatchdog(t *testing.T, body func(), diag ...func() string) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		body()
-	}()
-	select {
-	case <-done:
-	case <-time.After(watchdogTimeout):
-		var buf bytes.Buffer
-		for _, d := range diag {
-			buf.WriteString(d())
-			buf.WriteByte('\n')
-		}
-		_ = pprof.Lookup("goroutine").WriteTo(&buf, 2)
-		t.Fatalf("not done after %v (lost wake-up?); goroutines:\n%s", watchdogTimeout, buf.String())
-	}
+	testutil.InGoroutine(t, testutil.Limit, body, diag...)
 }
 
 // isBlocked reports whether worker i has committed to park: it registered as

@@ -1,6 +1,0 @@
-//go:build !race
-
-package deque
-
-// raceEnabled reports whether the race detector is on; tests scale down under it.
-const raceEnabled = false
