@@ -105,6 +105,12 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Pin {
 		cpus = affinityCPUs()
 	}
+	if cfg.EagerPublish && cfg.Deque == nil {
+		// Eager publication is the Chase-Lev deque as a variant: the fork
+		// fast path then fails on the empty default deque, and the default
+		// path has no branch for it.
+		cfg.Deque = func() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }
+	}
 	r.workers = make([]*Worker, cfg.Workers)
 	for i := range r.workers {
 		w := &Worker{
@@ -113,13 +119,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			deque: deque.NewChaseLev[Job](256),
 			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
 			// Room for 64 private jobs before the first growth.
-			private:      make([]*Job, 64),
-			eagerPublish: cfg.EagerPublish,
-			sleep:        r.sleep,
+			private: make([]*Job, 64),
+			sleep:   r.sleep,
 		}
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
-			w.eagerPublish = true
 			if _, ok := w.variant.(halfStealer); ok {
 				w.stealBuf = make([]*Job, stealHalfMax)
 			}

@@ -28,10 +28,11 @@ type Worker struct {
 	index int
 	g     uintptr // currentG of the worker goroutine; the worker table's key
 	deque *deque.ChaseLev[Job]
-	// variant, when set (Config.Deque), replaces deque as the public
-	// deque, for comparing deque algorithms inside the runtime. The
-	// worker then publishes every job at once (eagerPublish), so the fork
-	// fast path, which reads deque, is never taken.
+	// variant, when set (Config.Deque, or Config.EagerPublish), replaces
+	// deque as the public deque, for comparing deque algorithms inside the
+	// runtime. The worker then publishes every job at once: deque stays
+	// empty, so the fork fast path (TryPush), which reads it, always
+	// fails, and needs no branch of its own for variants.
 	variant deque.Deque[Job]
 	// stealBuf, when the variant can steal in bulk, receives the half of a
 	// victim's jobs this worker steals at once (see stealFrom).
@@ -47,10 +48,9 @@ type Worker struct {
 	privHead int
 	privTop  int
 
-	// Copies of registry settings read on every fork, kept here so the
-	// fork path loads them from the line it already touches.
-	eagerPublish bool
-	sleep        *sleep.Sleep
+	// A copy of the registry's sleep state, read on every fork, kept here
+	// so the fork path loads it from the line it already touches.
+	sleep *sleep.Sleep
 
 	// frames are the reusable records of joins in progress, one per
 	// nesting depth. Joins nest strictly on a worker (a join returns only
@@ -172,7 +172,7 @@ func (w *Worker) TryPush(j *Job) bool {
 		return false
 	}
 	t := w.privTop
-	if t >= len(w.private) || w.eagerPublish || w.deque.Empty() || w.sleep.Looking() {
+	if t >= len(w.private) || w.deque.Empty() || w.sleep.Looking() {
 		return false
 	}
 	w.private[t] = j
@@ -189,7 +189,7 @@ func (w *Worker) pushSlow(j *Job) {
 	}
 	w.private[w.privTop] = j
 	w.privTop++
-	if w.eagerPublish || w.publicLen() == 0 || w.sleep.Looking() {
+	if w.variant != nil || w.publicLen() == 0 || w.sleep.Looking() {
 		w.publishOldest()
 	}
 	if debugChecks {
