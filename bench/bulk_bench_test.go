@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -32,8 +33,8 @@ func bulkTask(out []uint64, i, rounds int) {
 //   - serial: a loop.
 //   - spawn-loop: Scope.Spawn per task on the default pool (Chase-Lev;
 //     every spawn is published, thieves take one task per steal).
-//   - spawn-loop-eager: the same on pool.DequeChaseLevEager.
-//   - spawn-loop-steal-half: the same on pool.DequeBulk, whose thieves take
+//   - spawn-loop-eager: the same on experiment.DequeChaseLevEager.
+//   - spawn-loop-steal-half: the same on experiment.DequeBulk, whose thieves take
 //     half of the victim's tasks (up to 64) per steal.
 //   - spawn-many: one Scope.SpawnMany (one publication; runners hand half
 //     of what is left to idle workers).
@@ -81,8 +82,8 @@ func BenchmarkBulkSpawn(b *testing.B) {
 		opts []pool.Option
 	}{
 		{"spawn-loop", spawnLoop, nil},
-		{"spawn-loop-eager", spawnLoop, []pool.Option{pool.WithDeque(pool.DequeChaseLevEager)}},
-		{"spawn-loop-steal-half", spawnLoop, []pool.Option{pool.WithDeque(pool.DequeBulk)}},
+		{"spawn-loop-eager", spawnLoop, []pool.Option{experiment.WithDeque(experiment.DequeChaseLevEager)}},
+		{"spawn-loop-steal-half", spawnLoop, []pool.Option{experiment.WithDeque(experiment.DequeBulk)}},
 		{"spawn-many", spawnMany, nil},
 		{"for", forLoop, nil},
 	}

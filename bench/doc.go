@@ -133,7 +133,7 @@
 // work at MaxPriority, where HighRatio lands with perfect priorities and
 // balance); and Inversions, the delta of Stats.Inversions (tasks started
 // while a more urgent task was queued, where a worker could see it). The
-// oblivious policy (PriorityOblivious) is the baseline: it queues every
+// oblivious policy (experiment.PriorityOblivious) is the baseline: it queues every
 // level as level 0.
 //
 // The graph exploration visits every node reachable from node 0 of a

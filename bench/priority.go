@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -198,7 +199,7 @@ func (sc *PriorityScenario) index() {
 // PriorityPolicies are the policies the benchmarks compare, the
 // priority-oblivious run first.
 var PriorityPolicies = []pool.PriorityPolicy{
-	pool.PriorityOblivious,
+	experiment.PriorityOblivious,
 	pool.PriorityScanAll,
 	pool.PrioritySample,
 	pool.PriorityStrict,

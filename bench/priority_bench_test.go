@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -50,7 +51,7 @@ func BenchmarkPriority(b *testing.B) {
 						b.ReportMetric(ratio/float64(n), "high/total")
 						b.ReportMetric(float64(inv)/float64(n), "inversions")
 						b.ReportMetric(sc.HighShare(), "high-share")
-					}, pool.WithPriorityPolicy(pol))
+					}, experiment.WithPriorityPolicy(pol))
 				})
 			}
 		}
@@ -94,7 +95,7 @@ func TestPriorityScenarios(t *testing.T) {
 	}
 	for _, pol := range PriorityPolicies {
 		for _, w := range []int{1, 2} {
-			p, err := pool.New(pool.WithWorkers(w), pool.WithPriorityPolicy(pol))
+			p, err := pool.New(pool.WithWorkers(w), experiment.WithPriorityPolicy(pol))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,16 +9,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
 
 // Every deque kind runs the same work correctly: forks (forkjoin.Call and
 // pool.Join), spawned tasks, and a panic carried to the caller.
 func TestEveryDequeKindRunsTheWork(t *testing.T) {
-	for _, kind := range pool.DequeKinds() {
+	for _, kind := range experiment.DequeKinds() {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%v/workers=%d", kind, workers), func(t *testing.T) {
-				p := newPool(t, pool.WithWorkers(workers), pool.WithDeque(kind))
+				p := newPool(t, pool.WithWorkers(workers), experiment.WithDeque(kind))
 				watchdog(t, func() {
 					var got int
 					p.Run(func() { got = fibCall(18) })
@@ -54,11 +55,11 @@ func panicAt(i, at int) {
 }
 
 func TestWithDequeRejectsUnknownKind(t *testing.T) {
-	_, err := pool.New(pool.WithDeque(pool.DequeKind(99)))
+	_, err := pool.New(experiment.WithDeque(experiment.DequeKind(99)))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "pool.WithDeque(99)")
-	assert.Equal(t, "DequeKind(99)", pool.DequeKind(99).String())
-	assert.Equal(t, "bwos", pool.DequeBWoS.String())
+	assert.Contains(t, err.Error(), "experiment.WithDeque(99)")
+	assert.Equal(t, "DequeKind(99)", experiment.DequeKind(99).String())
+	assert.Equal(t, "bwos", experiment.DequeBWoS.String())
 }
 
 // With DequeBulk thieves take half of a victim's jobs at once: every task
@@ -67,7 +68,7 @@ func TestWithDequeRejectsUnknownKind(t *testing.T) {
 func TestBulkDequeStealsHalf(t *testing.T) {
 	needTwoPs(t)
 	var stealEvents atomic.Int64
-	p := newPool(t, pool.WithWorkers(4), pool.WithDeque(pool.DequeBulk), pool.WithTrace(func(e pool.Event) {
+	p := newPool(t, pool.WithWorkers(4), experiment.WithDeque(experiment.DequeBulk), pool.WithTrace(func(e pool.Event) {
 		if e.Kind == pool.EventSteal {
 			stealEvents.Add(1)
 		}

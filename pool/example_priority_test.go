@@ -82,6 +82,6 @@ func ExampleWithPriorityPolicy() {
 }
 
 func ExamplePriorityPolicy_String() {
-	fmt.Println(pool.PriorityScanAll, pool.PrioritySample, pool.PriorityStrict, pool.PriorityOblivious)
-	// Output: scan-all sample strict oblivious
+	fmt.Println(pool.PriorityScanAll, pool.PrioritySample, pool.PriorityStrict)
+	// Output: scan-all sample strict
 }

@@ -495,35 +495,3 @@ func ExampleErrCloseFromWorker() {
 	})
 	// Output: true
 }
-
-// WithDeque runs a pool on another work-stealing deque, for comparing
-// algorithms; results do not depend on it.
-func ExampleWithDeque() {
-	p, err := pool.New(pool.WithWorkers(2), pool.WithDeque(pool.DequeBWoS))
-	if err != nil {
-		panic(err)
-	}
-	defer p.Close()
-	var a, b int
-	p.Run(func() { pool.Join(func() { a = 20 }, func() { b = 22 }) })
-	fmt.Println(a + b)
-	// Output: 42
-}
-
-func ExampleDequeKinds() {
-	for _, k := range pool.DequeKinds() {
-		fmt.Println(k)
-	}
-	// Output:
-	// chaselev
-	// chaselev-eager
-	// abp
-	// bwos
-	// locked
-	// bulk
-}
-
-func ExampleDequeKind_String() {
-	fmt.Println(pool.DequeABP, pool.DequeKind(42))
-	// Output: abp DequeKind(42)
-}

@@ -92,6 +92,22 @@ func WithName(name string) Option {
 	return func(c *config) error { c.Name = name; return nil }
 }
 
+// WithEngine applies configure to the engine's settings when the pool is
+// built. It is the one entry for the engine's research variants (other
+// deques, eager publication, the priority policy that ignores levels),
+// which spindle's benchmarks and tests select through its internal
+// experiment package; package runtime carries no compatibility promise,
+// and programs have no reason to call it. An error from configure is
+// New's error.
+func WithEngine(configure func(*runtime.Config) error) Option {
+	return func(c *config) error {
+		if configure == nil {
+			return fmt.Errorf("pool.WithEngine: nil function")
+		}
+		return configure(&c.Config)
+	}
+}
+
 // WithTrace makes the pool call f for every steal, every worker that goes
 // to sleep and every sleeping worker woken (see Event). f runs on the pool's
 // threads while they look for work: it must be quick and must not block

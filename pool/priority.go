@@ -39,16 +39,13 @@ const (
 	// is claimed, so throughput may suffer under frequent priority
 	// spawns.
 	PriorityStrict = runtime.PriorityStrict
-	// PriorityOblivious ignores levels (every task is queued as a level-0
-	// task), for comparison; inversions are still counted.
-	PriorityOblivious = runtime.PriorityOblivious
 )
 
 // WithPriorityPolicy sets how the pool's workers order tasks of different
 // priority levels. The default is PriorityScanAll.
 func WithPriorityPolicy(p PriorityPolicy) Option {
 	return func(c *config) error {
-		if p > PriorityOblivious {
+		if p > PriorityStrict { // PriorityOblivious is an experiment (WithEngine)
 			return fmt.Errorf("pool.WithPriorityPolicy(%d): unknown policy", uint8(p))
 		}
 		c.Priority = p

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spindle-go/spindle/forkjoin"
-	"github.com/spindle-go/spindle/pool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/experiment"
+	"github.com/spindle-go/spindle/pool"
 )
 
 // burn does about n units of work that the compiler cannot remove.
@@ -46,7 +48,7 @@ func (x *xorshift) intn(n int) int {
 // call and its return, so "queued" is exact: spawned (the call returned)
 // and not yet started.
 func oneWorkerOrder(t *testing.T, policy pool.PriorityPolicy) (violations int, st pool.Stats) {
-	p := newPool(t, pool.WithWorkers(1), pool.WithPriorityPolicy(policy))
+	p := newPool(t, pool.WithWorkers(1), experiment.WithPriorityPolicy(policy))
 	var (
 		queued [pool.MaxPriority + 1]int // touched by the single worker only
 		total  int
@@ -110,7 +112,7 @@ func TestStrictPriorityOneWorker(t *testing.T) {
 		{pool.PriorityStrict, true},
 		{pool.PriorityScanAll, true},
 		{pool.PrioritySample, true},
-		{pool.PriorityOblivious, false},
+		{experiment.PriorityOblivious, false},
 	} {
 		t.Run(tc.policy.String(), func(t *testing.T) {
 			violations, st := oneWorkerOrder(t, tc.policy)
@@ -141,7 +143,7 @@ type startRecord struct{ level int }
 // was between claiming H and starting it, and a worker holds one such task
 // at a time.
 func severalWorkersOrder(t *testing.T, workers int, policy pool.PriorityPolicy) (worst int, st pool.Stats) {
-	p := newPool(t, pool.WithWorkers(workers), pool.WithPriorityPolicy(policy))
+	p := newPool(t, pool.WithWorkers(workers), experiment.WithPriorityPolicy(policy))
 	const tasks = 1200
 	order := make([]startRecord, tasks)
 	var next atomic.Int64
@@ -206,7 +208,7 @@ func TestStrictPrioritySeveralWorkers(t *testing.T) {
 			assert.LessOrEqual(t, worst, workers-1, "a higher-level task started after a lower one beyond the claimed-not-started slack")
 			assert.Zero(t, st.Inversions)
 
-			worst, st = severalWorkersOrder(t, workers, pool.PriorityOblivious)
+			worst, st = severalWorkersOrder(t, workers, experiment.PriorityOblivious)
 			assert.Greater(t, worst, workers-1)
 			assert.Positive(t, st.Inversions)
 
@@ -221,9 +223,9 @@ func TestStrictPrioritySeveralWorkers(t *testing.T) {
 // pool on several workers: every task runs exactly once and nothing
 // deadlocks, under every policy.
 func TestPriorityPoliciesUnderNesting(t *testing.T) {
-	for _, policy := range []pool.PriorityPolicy{pool.PriorityStrict, pool.PriorityScanAll, pool.PrioritySample, pool.PriorityOblivious} {
+	for _, policy := range []pool.PriorityPolicy{pool.PriorityStrict, pool.PriorityScanAll, pool.PrioritySample, experiment.PriorityOblivious} {
 		t.Run(policy.String(), func(t *testing.T) {
-			p := newPool(t, pool.WithWorkers(4), pool.WithPriorityPolicy(policy))
+			p := newPool(t, pool.WithWorkers(4), experiment.WithPriorityPolicy(policy))
 			const tasks = 4000
 			var ids atomic.Int64
 			counts := make([]atomic.Int32, tasks)
@@ -323,7 +325,7 @@ func TestSpawnManyRunsEachTaskOnce(t *testing.T) {
 					for _, outside := range []bool{false, true} {
 						name := fmt.Sprintf("n=%d/workers=%d/level=%d/%v/outside=%v", n, workers, level, policy, outside)
 						t.Run(name, func(t *testing.T) {
-							p := newPool(t, pool.WithWorkers(workers), pool.WithPriorityPolicy(policy))
+							p := newPool(t, pool.WithWorkers(workers), experiment.WithPriorityPolicy(policy))
 							counts := make([]atomic.Int32, n)
 							f := func(_ *pool.Scope, i int) {
 								counts[i].Add(1)
@@ -538,7 +540,7 @@ func TestStrictNestingIsBounded(t *testing.T) {
 func TestLoopInUrgentTaskIsNotPreempted(t *testing.T) {
 	for _, policy := range []pool.PriorityPolicy{pool.PriorityScanAll, pool.PriorityStrict} {
 		t.Run(policy.String(), func(t *testing.T) {
-			p := newPool(t, pool.WithWorkers(1), pool.WithPriorityPolicy(policy))
+			p := newPool(t, pool.WithWorkers(1), experiment.WithPriorityPolicy(policy))
 			var loopDone, lowRan atomic.Bool
 			var lowBeforeLoopEnd atomic.Bool
 			watchdog(t, func() {

@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/bench"
+	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -161,7 +162,7 @@ type priorityRow struct {
 // measurePriority runs sc -warmup + -reps times on a new pool of nw
 // workers with policy pol.
 func measurePriority(c config, sc *bench.PriorityScenario, nw int, pol pool.PriorityPolicy) (row priorityRow, err error) {
-	p, err := pool.New(pool.WithWorkers(nw), pool.WithPriorityPolicy(pol))
+	p, err := pool.New(pool.WithWorkers(nw), experiment.WithPriorityPolicy(pol))
 	if err != nil {
 		return row, err
 	}

@@ -1,15 +1,22 @@
-package pool
+// Package experiment holds the research variants of spindle's engine,
+// for spindle's own benchmarks and tests: other work-stealing deques
+// (WithDeque) and a priority policy that ignores levels
+// (PriorityOblivious, with WithPriorityPolicy). They are selected when a pool is built, through
+// pool.WithEngine, so that the default fork path has no branch for them,
+// and they are not part of the public API (the package is internal).
+package experiment
 
 import (
 	"fmt"
 
 	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
 )
 
 // DequeKind selects the work-stealing deque that WithDeque gives each
-// worker. It exists for research: comparing deque algorithms inside a real
-// runtime. The default is the fastest.
+// worker: for comparing deque algorithms inside the real runtime. The
+// default is the fastest.
 type DequeKind int
 
 const (
@@ -59,11 +66,11 @@ const (
 	bulkSegmentSize      = 256
 )
 
-// WithDeque makes every worker use a deque of kind k. Every kind but the
-// default publishes each job at once (lazy publication needs Chase-Lev's
-// cheap emptiness check on the fork path).
-func WithDeque(k DequeKind) Option {
-	return func(c *config) error {
+// WithDeque makes every worker of the pool use a deque of kind k. Every
+// kind but the default publishes each job at once (lazy publication needs
+// Chase-Lev's cheap emptiness check on the fork path).
+func WithDeque(k DequeKind) pool.Option {
+	return pool.WithEngine(func(c *runtime.Config) error {
 		switch k {
 		case DequeChaseLev:
 			c.Deque = nil
@@ -80,8 +87,25 @@ func WithDeque(k DequeKind) Option {
 		case DequeBulk:
 			c.Deque = func() deque.Deque[runtime.Job] { return deque.NewBulk[runtime.Job](bulkSegmentSize) }
 		default:
-			return fmt.Errorf("pool.WithDeque(%d): unknown deque kind", int(k))
+			return fmt.Errorf("experiment.WithDeque(%d): unknown deque kind", int(k))
 		}
 		return nil
+	})
+}
+
+// PriorityOblivious is the priority policy that ignores levels (every
+// task is queued as a level-0 task; inversions are still counted): the
+// baseline the policies of pool.WithPriorityPolicy are compared with.
+const PriorityOblivious = runtime.PriorityOblivious
+
+// WithPriorityPolicy is pool.WithPriorityPolicy that also accepts
+// PriorityOblivious.
+func WithPriorityPolicy(p pool.PriorityPolicy) pool.Option {
+	if p != PriorityOblivious {
+		return pool.WithPriorityPolicy(p)
 	}
+	return pool.WithEngine(func(c *runtime.Config) error {
+		c.Priority = p
+		return nil
+	})
 }
