@@ -21,25 +21,28 @@ const MaxPriority = runtime.MaxPriority
 // and a worker's own forks (Join, forkjoin) continue the task that forked
 // them. Stats.Inversions counts the tasks started while a task of a higher
 // level was queued, and Stats.StealsByLevel the steals at each level.
-type PriorityPolicy = runtime.PriorityPolicy
+type PriorityPolicy uint8
 
 // The priority policies.
 const (
 	// PriorityScanAll, the default: before going down a level a worker
 	// looks at that level on every other worker. Inversions are rare (a
 	// task counted as queued but not yet visible) but possible.
-	PriorityScanAll = runtime.PriorityScanAll
+	PriorityScanAll = PriorityPolicy(runtime.PriorityScanAll)
 	// PrioritySample: a worker looks at a level on about the square root
 	// of the number of other workers (chosen at random) before going
 	// down: fewer steal attempts, more inversions.
-	PrioritySample = runtime.PrioritySample
+	PrioritySample = PriorityPolicy(runtime.PrioritySample)
 	// PriorityStrict guarantees that no task starts while a task of a
 	// higher level is queued. A worker that claimed a task and sees a
 	// higher level queued puts the task back and spins until that work
 	// is claimed, so throughput may suffer under frequent priority
 	// spawns.
-	PriorityStrict = runtime.PriorityStrict
+	PriorityStrict = PriorityPolicy(runtime.PriorityStrict)
 )
+
+// String returns the policy's name: "scan-all", "sample", "strict".
+func (p PriorityPolicy) String() string { return runtime.PriorityPolicy(p).String() }
 
 // WithPriorityPolicy sets how the pool's workers order tasks of different
 // priority levels. The default is PriorityScanAll.
@@ -48,7 +51,7 @@ func WithPriorityPolicy(p PriorityPolicy) Option {
 		if p > PriorityStrict { // PriorityOblivious is an experiment (WithEngine)
 			return fmt.Errorf("pool.WithPriorityPolicy(%d): unknown policy", uint8(p))
 		}
-		c.Priority = p
+		c.Priority = runtime.PriorityPolicy(p)
 		return nil
 	}
 }

@@ -96,7 +96,7 @@ func WithDeque(k DequeKind) pool.Option {
 // PriorityOblivious is the priority policy that ignores levels (every
 // task is queued as a level-0 task; inversions are still counted): the
 // baseline the policies of pool.WithPriorityPolicy are compared with.
-const PriorityOblivious = runtime.PriorityOblivious
+const PriorityOblivious = pool.PriorityPolicy(runtime.PriorityOblivious)
 
 // WithPriorityPolicy is pool.WithPriorityPolicy that also accepts
 // PriorityOblivious.
@@ -105,7 +105,7 @@ func WithPriorityPolicy(p pool.PriorityPolicy) pool.Option {
 		return pool.WithPriorityPolicy(p)
 	}
 	return pool.WithEngine(func(c *runtime.Config) error {
-		c.Priority = p
+		c.Priority = runtime.PriorityPolicy(p)
 		return nil
 	})
 }
