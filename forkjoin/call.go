@@ -114,7 +114,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 			clearFrame(fr)
 			fr.job.Latch.Reset()
 			w.Leave()
-			panic(pe)
+			runtime.Raise(pe)
 		}
 		fr.job.Latch.Reset() // only a stolen job's latch was touched
 	}
@@ -150,7 +150,7 @@ func unwindCall[A, R any](w *runtime.Worker, fr *callFrame[A, R], step int, v an
 	}
 	clearFrame(fr)
 	w.Leave()
-	panic(pe)
+	runtime.Raise(pe)
 }
 
 // clearFrame drops the frame's references so the GC can have them.

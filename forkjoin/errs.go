@@ -59,8 +59,8 @@ func (st *stopper) fail(err error) {
 func (st *stopper) catch() {
 	if v := recover(); v != nil {
 		pe := runtime.AsPanicError(v)
-		st.fail(pe)
-		panic(pe)
+		st.fail(runtime.UserValue(pe))
+		runtime.Raise(pe)
 	}
 }
 

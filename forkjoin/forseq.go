@@ -89,6 +89,6 @@ const (
 func stopOnPanic(stop *atomic.Bool) {
 	if v := recover(); v != nil {
 		stop.Store(true)
-		panic(runtime.AsPanicError(v))
+		runtime.Raise(runtime.AsPanicError(v))
 	}
 }

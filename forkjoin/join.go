@@ -78,10 +78,10 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 	fr.fb, fr.b, fr.panic = nil, zero, nil // let the GC have them
 	w.Leave()
 	if pa != nil {
-		panic(pa)
+		runtime.Raise(pa)
 	}
 	if pb != nil {
-		panic(pb)
+		runtime.Raise(pb)
 	}
 	return a, b
 }

@@ -108,7 +108,7 @@ func (st *stableSort[E]) sort(t stableTask[E]) {
 		if v := recover(); v != nil {
 			pe := runtime.AsPanicError(v)
 			restore(t, from, to, step, right.ran)
-			panic(pe)
+			runtime.Raise(pe)
 		}
 	}()
 	if n < stableFork {
@@ -149,7 +149,7 @@ func restoreLeaf[E any](t stableTask[E]) {
 		if t.toDst {
 			copy(t.dst, t.src)
 		}
-		panic(pe)
+		runtime.Raise(pe)
 	}
 }
 

@@ -45,7 +45,7 @@ func topDo[A any](f func(A), x A, split bool) {
 // on unchanged.
 func rethrow() {
 	if v := recover(); v != nil {
-		panic(runtime.AsPanicError(v))
+		runtime.Raise(runtime.AsPanicError(v))
 	}
 }
 

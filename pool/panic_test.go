@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -208,4 +209,23 @@ func TestPanickingPanicHandlerCrashes(t *testing.T) {
 	assert.Equal(t, 2, exit.ExitCode(), "output:\n%s", out)
 	assert.Contains(t, string(out), "detached boom")
 	assert.NotContains(t, string(out), "LEAKED INTO RUN")
+}
+
+// A panic that crosses a forkjoin call, a join and a scope comes out as one
+// *PanicError holding the original value: the engine recognises pool's
+// PanicError on its way back in and does not wrap it again at each level.
+func TestNestedPanicIsWrappedOnce(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		pe := catchPanicError(t, func() {
+			p.Scope(func(s *pool.Scope) {
+				s.Spawn(func(*pool.Scope) {
+					pool.Join(func() {
+						forkjoin.Do(func(int) { panic("deep") }, 1, 2)
+					}, func() {})
+				})
+			})
+		})
+		assert.Equal(t, "deep", pe.Value)
+	})
 }

@@ -41,11 +41,6 @@ import (
 // not usable.
 type Pool struct{ reg *runtime.Registry }
 
-// PanicError carries a task's panic to the caller that waits for the task:
-// Value is the value passed to panic, Stack the stack where it happened. It
-// implements error; Unwrap returns Value when Value is an error.
-type PanicError = runtime.PanicError
-
 // ErrClosed is wrapped by the panics of calls on a closed pool:
 // errors.Is(err, ErrClosed) holds for them.
 var ErrClosed = runtime.ErrClosed

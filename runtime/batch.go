@@ -296,7 +296,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.done.Reset()
 	b.body, b.first.b = nil, nil
 	if cp := b.panic.Swap(nil); cp != nil {
-		panic(cp.pe)
+		Raise(cp.pe)
 	}
 }
 

@@ -20,7 +20,7 @@ func (w *Worker) Block(f func()) {
 	go rec.run(f)
 	w.WaitUntil(&rec.done)
 	if rec.panic != nil {
-		panic(rec.panic)
+		Raise(rec.panic)
 	}
 }
 

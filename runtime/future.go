@@ -163,7 +163,7 @@ func (f *Future) Wait() {
 		}
 	}
 	if pe := f.panic; pe != nil {
-		panic(pe)
+		Raise(pe)
 	}
 }
 

@@ -108,7 +108,7 @@ func (s *Scope) runGroupTask(f func() error) *PanicError {
 		}
 	})
 	if pe != nil {
-		h.Fail(pe)
+		h.Fail(UserValue(pe))
 	}
 	return pe
 }
@@ -125,7 +125,7 @@ func (s *Scope) WaitGroup() {
 		s.waitGroupOffPool()
 	}
 	if pe := s.panic.Swap(nil); pe != nil {
-		panic(pe)
+		Raise(pe)
 	}
 }
 

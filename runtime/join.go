@@ -66,7 +66,7 @@ func (w *Worker) Join(a, b func()) {
 			step = joinFinished
 			f.fn, f.panic = nil, nil
 			w.Leave()
-			panic(pe)
+			Raise(pe)
 		}
 	}
 	step = joinFinished
@@ -88,7 +88,7 @@ func (w *Worker) unwindJoin(f *joinFrame, step int, v any) {
 	}
 	f.fn, f.panic = nil, nil
 	w.Leave()
-	panic(pe)
+	Raise(pe)
 }
 
 // Join runs a and b on r, possibly in parallel (see Run for where). From

@@ -73,9 +73,9 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 		pb = j.panic
 	}
 	if pa != nil {
-		panic(pa)
+		Raise(pa)
 	}
 	if pb != nil {
-		panic(pb)
+		Raise(pb)
 	}
 }

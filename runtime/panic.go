@@ -41,6 +41,44 @@ func Catch(f func()) (pe *PanicError) {
 	return nil
 }
 
+// The value user code sees. The engine records a panic as a *PanicError;
+// what it raises to user code is wrapPanic's value, pool's own PanicError
+// (the same memory under pool's type), so that pool documents the type
+// users handle. A re-raised value that comes back into the engine (a
+// nested join's panic, unwinding through an enclosing task) is recognised
+// by unwrapPanic and not wrapped twice.
+var (
+	wrapPanic   func(*PanicError) any
+	unwrapPanic func(any) *PanicError
+)
+
+// SetPanicValue installs the conversions between the engine's panic
+// record and the value raised to user code. pool calls it once, from its
+// init function, before any pool exists.
+func SetPanicValue(wrap func(*PanicError) any, unwrap func(any) *PanicError) {
+	wrapPanic, unwrapPanic = wrap, unwrap
+}
+
+// Raise panics with pe as user code sees it (see SetPanicValue): every
+// place where a task's panic leaves the engine for its caller raises it
+// this way.
+func Raise(pe *PanicError) {
+	if wrapPanic != nil {
+		panic(wrapPanic(pe))
+	}
+	panic(pe)
+}
+
+// UserValue is pe as user code sees it, for a panic handed over rather
+// than raised (a panic handler's argument, a context's cause). It is an
+// error.
+func UserValue(pe *PanicError) error {
+	if wrapPanic != nil {
+		return wrapPanic(pe).(error)
+	}
+	return pe
+}
+
 // AsPanicError converts a recovered panic value to a *PanicError, keeping
 // one that already is. Call it from the deferred function that recovered
 // (the stack is taken there).
@@ -49,6 +87,11 @@ func AsPanicError(v any) *PanicError { return toPanicError(v) }
 func toPanicError(v any) *PanicError {
 	if pe, ok := v.(*PanicError); ok {
 		return pe
+	}
+	if unwrapPanic != nil {
+		if pe := unwrapPanic(v); pe != nil {
+			return pe // re-raised to user code and on its way up again
+		}
 	}
 	// Called inside the deferred function while panicking: the stack still
 	// shows the frames that panicked.

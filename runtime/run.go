@@ -36,7 +36,7 @@ func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
 	if w != nil && w.reg == r {
 		if pe := Catch(f); pe != nil {
-			panic(pe)
+			Raise(pe)
 		}
 		return
 	}
@@ -54,7 +54,7 @@ func (r *Registry) Run(call string, f func()) {
 		w.WaitUntil(&j.job.Latch)
 	}
 	if j.panic != nil {
-		panic(j.panic)
+		Raise(j.panic)
 	}
 }
 
@@ -79,12 +79,12 @@ func (j *spawnJob) Run() {
 
 func (r *Registry) handlePanic(pe *PanicError) {
 	if h := r.panicHandler; h != nil {
-		h(pe)
+		h(UserValue(pe))
 		return
 	}
 	// As an unrecovered goroutine panic would: crash the program, printing
 	// the value and the stack where it panicked.
-	go panic(pe)
+	go Raise(pe)
 }
 
 // Spawn runs f on r without waiting for it. Close waits for it. From a

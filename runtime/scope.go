@@ -183,6 +183,6 @@ func (w *Worker) scope(body func(*Scope)) {
 	s.finishOn(w, Catch(func() { body(s) }))
 	w.waitScope(s)
 	if pe := s.panic.Load(); pe != nil {
-		panic(pe)
+		Raise(pe)
 	}
 }
