@@ -47,9 +47,12 @@ func Find[T any](s []T, pred func(T) bool) (int, bool) {
 }
 
 // indexFunc is the serial search of a chunk: the first index of s whose
-// element satisfies pred, or -1. (A loop of its own rather than in For's
-// closure, and not inlined there: across the call of pred, which keeps no
-// register, the loop then reloads only its own few variables.)
+// element satisfies pred, or -1. It is kept out of For's closure: inlined
+// there, the loop reloads the closure's captured variables after every
+// call of pred (which keeps no register). Find over 10M uint64 took 17.1-17.4
+// ms inlined against 15.0-15.1 ms not (BenchmarkIters find-first, one
+// worker, two test binaries alternated), the same as a plain loop calling
+// pred.
 //
 //go:noinline
 func indexFunc[T any](s []T, pred func(T) bool) int {

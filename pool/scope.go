@@ -19,8 +19,11 @@ type Scope runtime.Scope
 func (s *Scope) engine() *runtime.Scope { return (*runtime.Scope)(s) }
 
 // Spawn runs f(s) as a task of the scope, possibly in parallel with the
-// caller. It is SpawnPriority at level 0, the level of joins. A spawn
-// allocates nothing beyond f's closure (the task records are recycled).
+// caller. It is SpawnPriority at level 0, the level of joins. Task
+// records are recycled through a per-worker free list (up to 256), so a
+// spawn in a recursion allocates nothing beyond f's closure; a flat loop
+// that queues thousands of tasks before any runs allocates a record per
+// task beyond that.
 //
 // Spawn must be called while the scope is running: from its body, from a
 // task spawned on it, or from a goroutine they wait for. A call after the
