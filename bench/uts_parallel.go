@@ -48,13 +48,23 @@ func UTSSpawn(t *UTSTree) int64 {
 
 // UTSSpawnMany is a bulk spawn per node: one scope for the tree, and each
 // node spawns its children with one Scope.SpawnMany.
+//
+// The closure captures a copy of the node that nothing takes the address
+// of, so Go copies it into the closure (one allocation per inner node). A
+// closure that used &n would capture the parameter n by reference, and Go
+// would then move n to the heap on entry to every call, leaves included:
+// an allocation per node, which made this search 1.3x slower on T3.
 func UTSSpawnMany(t *UTSTree) int64 {
 	counts := newUTSCounts()
 	var visit func(s *pool.Scope, n UTSNode)
 	visit = func(s *pool.Scope, n UTSNode) {
 		counts[pool.WorkerIndex()].n++
 		if k := t.Children(&n); k > 0 {
-			s.SpawnMany(k, func(s *pool.Scope, i int) { visit(s, t.Child(&n, i)) })
+			parent := n
+			s.SpawnMany(k, func(s *pool.Scope, i int) {
+				p := parent
+				visit(s, t.Child(&p, i))
+			})
 		}
 	}
 	pool.Current().Scope(func(s *pool.Scope) { visit(s, t.Root()) })
