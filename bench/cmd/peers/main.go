@@ -16,8 +16,8 @@
 // Scope.SpawnMany per node), go-spindle-call (forkjoin.Call halving child
 // ranges), go-spindle-join (pool.Join halving), and at threads=1 the
 // closure floor (go-closure-floor: serial, one closure allocated per node)
-// and at threads=2 the same floor split over two goroutines
-// (go-closure-floor2), and at threads=1 go-spindle-serial, a serial search
+// and at threads=2 the time per tree of two such searches at once on two
+// threads (go-closure-floor2), and at threads=1 go-spindle-serial, a serial search
 // that allocates nothing.
 //
 // The iterator workloads (filter, find-first, map-sum, sort-stable, over
@@ -234,24 +234,26 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 		runtime string
 		search  func(*bench.UTSTree) int64
 		onPool  bool
+		trees   int // searches per call of search (its time is divided by it)
 	}
 	styles := []style{
-		{"go-spindle-spawn", bench.UTSSpawn, true},
-		{"go-spindle-spawnmany", bench.UTSSpawnMany, true},
-		{"go-spindle-call", bench.UTSCall, true},
-		{"go-spindle-join", bench.UTSJoin, true},
+		{"go-spindle-spawn", bench.UTSSpawn, true, 1},
+		{"go-spindle-spawnmany", bench.UTSSpawnMany, true, 1},
+		{"go-spindle-call", bench.UTSCall, true, 1},
+		{"go-spindle-join", bench.UTSJoin, true, 1},
 	}
 	// The closure floors are not runtimes: what a node's closure
-	// allocation costs by itself, serially at threads=1 and split over two
-	// goroutines at threads=2. go-spindle-serial is bench.UTSSerial, a
+	// allocation costs by itself, serially at threads=1, and at threads=2
+	// the time per tree of two such searches run at once on two threads.
+	// go-spindle-serial is bench.UTSSerial, a
 	// serial search that allocates nothing (the peers' go-serial moves
 	// every node to the heap), the fair baseline for the Go rows.
 	switch c.threads {
 	case 1:
-		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false},
-			style{"go-closure-floor", bench.UTSClosureFloor, false})
+		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false, 1},
+			style{"go-closure-floor", bench.UTSClosureFloor, false, 1})
 	case 2:
-		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false})
+		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false, 2})
 	}
 	for _, st := range styles {
 		var got int64
@@ -272,7 +274,7 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("%s %s threads=%d ms=%.1f nodes=%d\n", st.runtime, name, c.threads, bench.Ms(bench.Best(t)), got)
+		fmt.Printf("%s %s threads=%d ms=%.1f nodes=%d\n", st.runtime, name, c.threads, bench.Ms(bench.Best(t))/float64(st.trees), got)
 	}
 	return nil
 }
