@@ -107,12 +107,6 @@ func TestForksAllocateNothing(t *testing.T) {
 		{"For", func() { forkjoin.For(0, 1000, 10, body) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.name == "For" && raceEnabled {
-				// For recycles the parts it splits off through a
-				// sync.Pool, which drops items at random under the race
-				// detector.
-				t.Skip("sync.Pool is lossy under -race")
-			}
 			watchdog(t, func() {
 				var allocs float64
 				p.Run(func() {

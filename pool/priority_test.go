@@ -574,3 +574,61 @@ func TestLoopInUrgentTaskIsNotPreempted(t *testing.T) {
 		})
 	}
 }
+
+// TestSpawnManyPartsKeepTheirBatch: each part of a bulk spawn carries its
+// own copy of the scope and the function (runtime's batchPart.scope), and
+// part records are recycled between workers. Tasks of many bulk spawns on
+// different scopes, split and stolen at once, must each run exactly once,
+// on the scope of their own bulk spawn.
+func TestSpawnManyPartsKeepTheirBatch(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(4))
+	const outer, inner = 64, 500
+	counts := make([]atomic.Int32, outer*inner)
+	var wrongScope atomic.Int32
+	watchdog(t, func() {
+		p.Scope(func(s *pool.Scope) {
+			s.SpawnMany(outer, func(_ *pool.Scope, i int) {
+				pool.Current().Scope(func(own *pool.Scope) {
+					own.SpawnMany(inner, func(got *pool.Scope, j int) {
+						if got != own {
+							wrongScope.Add(1)
+						}
+						counts[i*inner+j].Add(1)
+						if j%50 == 0 {
+							burnSink.Add(int64(burn(200))) // slow tasks, so that idle workers ask for splits
+						}
+					})
+				})
+			})
+		})
+	})
+	assert.Zero(t, wrongScope.Load(), "tasks run on another bulk spawn's scope")
+	for i := range counts {
+		require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+	}
+}
+
+// TestSpawnManyAllocatesNothing: a bulk spawn allocates nothing of its own
+// in steady state (its part records come from the workers' free lists and
+// carry the scope and function), so a scope holding one allocates what an
+// empty scope does. Each bulk spawn used to allocate a record for its
+// batch. The function is made once, outside the measurement.
+func TestSpawnManyAllocatesNothing(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	var sink atomic.Int64
+	task := func(_ *pool.Scope, i int) { sink.Add(int64(i)) }
+	empty := func(*pool.Scope) {}
+	bulk := func(s *pool.Scope) { s.SpawnMany(16, task) }
+	watchdog(t, func() {
+		var base, withBulk float64
+		p.Run(func() {
+			cur := pool.Current()
+			for range 10 { // fill the free lists
+				cur.Scope(bulk)
+			}
+			base = testing.AllocsPerRun(100, func() { cur.Scope(empty) })
+			withBulk = testing.AllocsPerRun(100, func() { cur.Scope(bulk) })
+		})
+		assert.Equal(t, base, withBulk, "allocations of a scope with a bulk spawn in it, against an empty one")
+	})
+}

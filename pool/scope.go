@@ -42,7 +42,9 @@ func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
 // spawn: a single job is queued for all of them, and workers that find it
 // take about half of the tasks left at a time. Each task runs exactly
 // once, even if others panic; the scope re-panics with the first panic.
-// n == 0 spawns nothing; n < 0 panics.
+// n == 0 spawns nothing; n < 0 panics. The records of a bulk spawn and of
+// its halves are recycled per worker, so in a recursion it allocates
+// nothing beyond f's closure.
 func (s *Scope) SpawnMany(n int, f func(s *Scope, i int)) {
 	s.engine().SpawnMany(n, engineIndexedTask(f))
 }

@@ -3,7 +3,6 @@ package runtime
 import (
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/sleep"
@@ -53,6 +52,9 @@ type batcher interface {
 	// that ended it, if any. The batcher's owner may reuse it once the last part is
 	// done, so a part touches nothing of it afterwards.
 	donePart(w *Worker, pe *PanicError)
+	// forPart returns the batcher that np, a part split off one of this
+	// batcher's parts, is to use.
+	forPart(np *batchPart) batcher
 }
 
 // batchPart is the job of one part: tasks [lo, hi) of b.
@@ -60,37 +62,60 @@ type batchPart struct {
 	job    Job
 	b      batcher
 	lo, hi int
+	// scope is the batcher of a bulk spawn on a scope, when b points to
+	// it. That batcher is only the scope and the function, so every part
+	// carries a copy (forPart copies it into a new part) instead of
+	// sharing one record that nobody could tell when to free: a bulk
+	// spawn then allocates nothing but the caller's closure.
+	scope scopeBatch
 }
 
-// Parts that splits create are recycled: they are born on one worker and
-// die on another, and a bulk spawn on a busy pool may split many times.
-var partPool = sync.Pool{New: func() any {
-	p := &batchPart{}
-	p.job.Init(p, nil)
-	return p
-}}
+// maxFreeParts bounds a worker's free list of part records. Parts are
+// born on the worker that splits and die on the one that runs them, so a
+// worker that mostly steals drops the surplus to the garbage collector.
+const maxFreeParts = 256
 
-func newPart(b batcher, lo, hi, level int) *batchPart {
-	p := partPool.Get().(*batchPart)
-	p.b, p.lo, p.hi = b, lo, hi
+// newPart returns a part record for tasks [lo, hi) at level, from w's
+// free list, or a new one (also when w is nil: the caller is no worker).
+// The caller sets its batcher.
+func (w *Worker) newPart(lo, hi, level int) *batchPart {
+	var p *batchPart
+	if w != nil {
+		if n := len(w.parts); n > 0 {
+			p = w.parts[n-1]
+			w.parts = w.parts[:n-1]
+		}
+	}
+	if p == nil {
+		p = new(batchPart)
+		p.job.Init(p, nil)
+	}
+	p.lo, p.hi = lo, hi
 	p.job.setLevel(level)
 	return p
 }
 
-// Run runs a queued part. The part record goes back to partPool before
-// donePart: once the batch knows the part is done, nothing may touch it.
+// Run runs a queued part, then tells its batcher, then frees the record.
+// The record is this worker's alone once it has claimed the part, so it
+// may be touched after donePart (which may end the batch, after which
+// the batcher's owner may reuse the batcher: nothing here touches it
+// then). A scope batch's batcher is in the record itself, which is why
+// the record is freed last.
 func (p *batchPart) Run() {
+	w := CurrentWorker()
+	pe := Catch(func() { p.run(w) })
 	b := p.b
-	pe := Catch(p.run)
 	p.b = nil
-	partPool.Put(p)
-	b.donePart(CurrentWorker(), pe)
+	b.donePart(w, pe)
+	p.scope = scopeBatch{}
+	if len(w.parts) < maxFreeParts {
+		w.parts = append(w.parts, p)
+	}
 }
 
-// run runs the part's tasks on the current worker, splitting as described
-// above. The first task was started with the part (choose).
-func (p *batchPart) run() {
-	w := CurrentWorker()
+// run runs the part's tasks on w, the current worker, splitting as
+// described above. The first task was started with the part (choose).
+func (p *batchPart) run(w *Worker) {
 	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
 	if level > 0 && w.reg.prio.policy != PriorityOblivious {
 		p.runCounted(w)
@@ -141,7 +166,8 @@ func (p *batchPart) runCounted(w *Worker) {
 // of the given level on this worker.
 func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	b.addPart(w)
-	np := newPart(b, lo, hi, level)
+	np := w.newPart(lo, hi, level)
+	np.b = b.forPart(np)
 	w.pushLevel(&np.job)
 }
 
@@ -239,6 +265,8 @@ func (b *chunkBatch) recordPanic(i int, pe *PanicError) {
 
 func (b *chunkBatch) addPart(*Worker) { b.pending.Add(1) }
 
+func (b *chunkBatch) forPart(*batchPart) batcher { return b }
+
 func (b *chunkBatch) donePart(_ *Worker, pe *PanicError) {
 	if pe != nil { // not from a chunk (runIndex catches those)
 		b.recordPanic(math.MaxInt, pe)
@@ -288,7 +316,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.lo, b.hi, b.grain, b.body = lo, hi, grain, body
 	b.pending.Store(1)
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
-	b.donePart(w, Catch(b.first.run))
+	b.donePart(w, Catch(func() { b.first.run(w) }))
 	if !b.done.Probe() {
 		w.drainOwn(&b.done)
 		w.waitUntil(&b.done, w.variant == nil)
@@ -315,6 +343,12 @@ func (b *scopeBatch) runIndex(i int) {
 
 func (b *scopeBatch) addPart(w *Worker)                  { b.s.add("pool.Scope.SpawnMany", w, 1) }
 func (b *scopeBatch) donePart(w *Worker, pe *PanicError) { b.s.finishOn(w, pe) }
+
+// forPart copies the batcher into np (see batchPart.scope).
+func (b *scopeBatch) forPart(np *batchPart) batcher {
+	np.scope = *b
+	return &np.scope
+}
 
 // drainOwn runs the jobs on this worker's public deque and its deques of
 // levels above 0, newest first, until they are empty or l is set

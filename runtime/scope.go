@@ -138,7 +138,9 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 		return
 	}
 	s.add(call, w, 1)
-	p := newPart(&scopeBatch{s: s, fn: f}, 0, n, level)
+	p := w.newPart(0, n, level)
+	p.scope = scopeBatch{s: s, fn: f}
+	p.b = &p.scope
 	s.queue(w, &p.job, level, n)
 }
 

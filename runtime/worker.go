@@ -71,8 +71,10 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 
-	// scopeJobs is the free list of spawned-task records (newScopeJob).
+	// scopeJobs is the free list of spawned-task records (newScopeJob),
+	// parts the free list of bulk-spawn part records (newPart).
 	scopeJobs []*scopeJob
+	parts     []*batchPart
 	// credit is how many units of creditScope's shared count this worker
 	// holds (see Credits in scopecount.go).
 	creditScope *Scope
