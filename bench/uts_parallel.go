@@ -15,7 +15,9 @@ import (
 // pool.Default() off-pool.
 
 // utsCounts are per-worker node counts, a cache line pair apart so that
-// the workers' increments do not share a line.
+// the workers' increments do not share a line. The task styles count a
+// node's children when they spawn them (one pool.WorkerIndex per inner
+// node), not each node when it runs (one per node, some 5 ns each).
 type utsCounts []struct {
 	n int64
 	_ [120]byte
@@ -37,14 +39,18 @@ func UTSSpawn(t *UTSTree) int64 {
 	counts := newUTSCounts()
 	var visit func(s *pool.Scope, n UTSNode)
 	visit = func(s *pool.Scope, n UTSNode) {
-		counts[pool.WorkerIndex()].n++
-		for i := range t.Children(&n) {
+		k := t.Children(&n)
+		if k == 0 {
+			return
+		}
+		counts[pool.WorkerIndex()].n += int64(k)
+		for i := range k {
 			c := t.Child(&n, i)
 			s.Spawn(func(s *pool.Scope) { visit(s, c) })
 		}
 	}
 	pool.Current().Scope(func(s *pool.Scope) { visit(s, t.Root()) })
-	return counts.sum()
+	return 1 + counts.sum()
 }
 
 // UTSSpawnMany is a bulk spawn per node: one scope for the tree, and each
@@ -59,8 +65,8 @@ func UTSSpawnMany(t *UTSTree) int64 {
 	counts := newUTSCounts()
 	var visit func(s *pool.Scope, n UTSNode)
 	visit = func(s *pool.Scope, n UTSNode) {
-		counts[pool.WorkerIndex()].n++
 		if k := t.Children(&n); k > 0 {
+			counts[pool.WorkerIndex()].n += int64(k)
 			parent := n
 			s.SpawnMany(k, func(s *pool.Scope, i int) {
 				p := parent
@@ -69,7 +75,7 @@ func UTSSpawnMany(t *UTSTree) int64 {
 		}
 	}
 	pool.Current().Scope(func(s *pool.Scope) { visit(s, t.Root()) })
-	return counts.sum()
+	return 1 + counts.sum()
 }
 
 // utsRange is children [lo, hi) of a node, passed by value to typed forks.
