@@ -105,3 +105,29 @@ func TestTraceReportsStealsAndSleeps(t *testing.T) {
 	assert.LessOrEqual(t, sleeps, st.Sleeps, "sleep events (Stats read later)")
 	assert.Positive(t, sleeps)
 }
+
+// TestTaskOnSleepingPoolWakesOneWorker: a task spawned on a pool whose
+// workers all sleep wakes one worker, which runs it without waking the
+// other: with nothing else queued, the sleep protocol's chain wake-up
+// would only have delayed the task (sleep.Sleep.WorkFound). Both woke
+// before.
+func TestTaskOnSleepingPoolWakesOneWorker(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	// A worker sleeps now if it blocked once more than it was woken.
+	bothAsleep := func() bool { st := p.Stats(); return st.Sleeps == st.Wakeups+2 }
+	watchdog(t, func() {
+		for range 5 {
+			for !bothAsleep() {
+				time.Sleep(100 * time.Microsecond)
+			}
+			before := p.Stats().Wakeups
+			done := make(chan struct{})
+			p.Spawn(func() { close(done) })
+			<-done
+			for !bothAsleep() {
+				time.Sleep(100 * time.Microsecond)
+			}
+			assert.Equal(t, uint64(1), p.Stats().Wakeups-before, "workers woken for one task")
+		}
+	})
+}

@@ -202,6 +202,23 @@ func (r *Registry) inject(j *Job) {
 // protocol's last check before a worker blocks.
 func (r *Registry) hasInjected() bool { return r.injector.nonEmpty() || r.prio.hasInjected() }
 
+// workQueued reports whether a job is queued where any worker may take
+// it: on an injector, on a worker's public deque, or counted as queued at
+// a level above 0. A worker that found work asks it, only while some
+// worker sleeps, to decide on the sleep protocol's chain wake-up
+// (sleep.Sleep.WorkFound): O(workers) loads, on the path from idle to work.
+func (r *Registry) workQueued() bool {
+	if r.hasInjected() || r.prio.anyQueued() {
+		return true
+	}
+	for _, v := range r.workers {
+		if v.publicLen() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // enter admits a call from outside the pool, or panics with ErrClosed.
 func (r *Registry) enter(call string) {
 	if !r.closed.Load() {

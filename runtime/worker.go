@@ -521,7 +521,7 @@ func (w *Worker) look(l *Latch) *Job {
 	w.flushCredit()
 	s := w.sleep
 	idle := s.StartLooking(w.index)
-	defer s.WorkFound()
+	defer s.WorkFound(w.reg.workQueued)
 	for !l.Probe() {
 		if j := w.findWork(idle.Sleepy()); j != nil {
 			return j
@@ -541,7 +541,7 @@ func (w *Worker) sleepUntil(l *Latch) {
 	for !l.Probe() {
 		s.NoWorkFound(&idle, &l.core, noInjectedWork)
 	}
-	s.WorkFound()
+	s.WorkFound(w.reg.workQueued)
 }
 
 // noteHelpDepth records the current help depth if it is the deepest yet.

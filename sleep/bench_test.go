@@ -120,12 +120,12 @@ func (w *wakeBench) run() {
 		st := w.s.StartLooking(0)
 		for {
 			if t := w.job.Swap(0); t != 0 {
-				w.s.WorkFound()
+				w.s.WorkFound(nothingQueued)
 				w.report(nowNS() - t)
 				break
 			}
 			if w.latch.Probe() {
-				w.s.WorkFound()
+				w.s.WorkFound(nothingQueued)
 				lat := nowNS() - w.setAt.Load()
 				w.latch.Reset()
 				w.report(lat)
@@ -301,13 +301,13 @@ func idleCPU(b *testing.B, n int, tick time.Duration) {
 			st := s.StartLooking(i)
 			for !stop[i].Probe() {
 				if j := jobs.Load(); j > 0 && jobs.CompareAndSwap(j, j-1) {
-					s.WorkFound()
+					s.WorkFound(nothingQueued)
 					st = s.StartLooking(i)
 					continue
 				}
 				s.NoWorkFound(&st, &stop[i], noInjected)
 			}
-			s.WorkFound()
+			s.WorkFound(nothingQueued)
 		})
 	}
 	var total time.Duration
@@ -389,12 +389,12 @@ func idleEpisode(b *testing.B, delay time.Duration) {
 			st := s.StartLooking(0)
 			for {
 				if t := job.Swap(0); t != 0 {
-					s.WorkFound()
+					s.WorkFound(nothingQueued)
 					seen.Store(nowNS() - t)
 					break
 				}
 				if stop.Probe() {
-					s.WorkFound()
+					s.WorkFound(nothingQueued)
 					return
 				}
 				s.NoWorkFound(&st, &stop, hook)

@@ -71,11 +71,15 @@
 // number of workers with blocked set. A woken worker resets L to unset
 // (unless it is set) and starts the loop over from spinning.
 //
-// WorkFound ends a search (inactive-1). If some workers sleep, it wakes up
-// to two of them: a worker that just found work is evidence that there is
-// more, and each of those, when it finds work in turn, wakes two more. This
+// WorkFound ends a search (inactive-1). If some workers sleep and the
+// engine reports work queued where they could take it (its queued
+// function, called after the decrement), it wakes up to two of them: a
+// worker that just found work while more is queued is evidence of a burst,
+// and each of those, when it finds work in turn, wakes two more. This
 // chain wake-up spreads a burst over the pool in a logarithmic number of
-// steps, without making the poster of one job wake everyone.
+// steps, without making the poster of one job wake everyone. With nothing
+// queued, nobody is woken: the wake-up would only delay the worker's own
+// job.
 //
 // # Posting work
 //
@@ -117,8 +121,11 @@
 //     attempt tryAddSleeping after p2; its snapshot predates p2 and the JEC
 //     moved since (p2 itself moved it if it was odd; if it was even at p2 it
 //     had already moved past W's odd snapshot), so W fails, searches again
-//     and sees J. A worker that finds other work first wakes up to two
-//     sleepers in WorkFound, and comes back to search later. So J is not
+//     and sees J. A worker W that finds other work first does (w1) its
+//     decrement in WorkFound, then (w2) asks whether work is queued. P
+//     counted W as idle, so p2 < w1, and p1 < p2 < w1 < w2: w2 sees J
+//     (unless J was taken meanwhile), and W wakes up to two sleepers, who
+//     search after p1, and comes back to search later itself. So J is not
 //     stranded: some awake worker will search after p1.
 //
 // Jobs injected from outside. The JEC argument needs the poster's

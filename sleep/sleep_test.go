@@ -11,6 +11,9 @@ import (
 
 func noInjected() bool { return false }
 
+// nothingQueued is WorkFound's queued for callers that model no queue.
+func nothingQueued() bool { return false }
+
 func TestNewBounds(t *testing.T) {
 	tests := []struct {
 		n         int
@@ -45,9 +48,9 @@ func TestStartLookingWorkFound(t *testing.T) {
 	assert.Equal(t, 0, a.worker)
 	assert.Equal(t, 2, b.worker)
 	assert.Equal(t, pack(0, 2, 0), s.counters.load())
-	s.WorkFound()
+	s.WorkFound(nothingQueued)
 	assert.Equal(t, pack(0, 1, 0), s.counters.load())
-	s.WorkFound()
+	s.WorkFound(nothingQueued)
 	assert.Equal(t, pack(0, 0, 0), s.counters.load())
 	assert.False(t, s.Looking())
 }
@@ -254,25 +257,39 @@ func TestNewJobsWakesOnlyAsNeeded(t *testing.T) {
 	}
 }
 
+// TestWorkFoundChainWake: a worker that finds work wakes up to two
+// sleepers while work is queued, and none when nothing is.
 func TestWorkFoundChainWake(t *testing.T) {
 	tests := []struct {
 		sleeping int
+		queued   bool
 		want     int
 	}{
-		{0, 0},
-		{1, 1},
-		{2, 2},
-		{5, 2},
+		{0, true, 0},
+		{1, true, 1},
+		{2, true, 2},
+		{5, true, 2},
+		{0, false, 0},
+		{1, false, 0},
+		{5, false, 0},
 	}
 	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.sleeping), func(t *testing.T) {
+		t.Run(fmt.Sprintf("sleeping=%d/queued=%v", tt.sleeping, tt.queued), func(t *testing.T) {
 			s := New(6)
 			// The caller is inactive and awake; the sleepers are inactive.
 			fakeSleepers(s, tt.sleeping, tt.sleeping+1, 4)
-			s.WorkFound()
+			asked := false
+			s.WorkFound(func() bool {
+				// Asked after the caller left the idle count (the
+				// argument in the package doc needs that order).
+				assert.Equal(t, tt.sleeping, s.counters.load().inactive(), "asked before the decrement")
+				asked = true
+				return tt.queued
+			})
 			c := s.counters.load()
 			assert.Equal(t, tt.want, drain(s, tt.sleeping))
 			assert.Equal(t, pack(tt.sleeping-tt.want, tt.sleeping, 4), c)
+			assert.Equal(t, tt.sleeping > 0, asked, "asked exactly when someone sleeps")
 		})
 	}
 }

@@ -106,7 +106,7 @@ func starvation(b *testing.B, mode string, procs, sleepers int) {
 					}
 					s.NoWorkFound(&st, &latches[i], have)
 				}
-				s.WorkFound()
+				s.WorkFound(have)
 				latches[i].Reset()
 			}
 		})

@@ -99,7 +99,7 @@ func (m *poolModel) worker(i int) {
 	st := m.s.StartLooking(i)
 	for {
 		if id, ok := m.take(); ok {
-			m.s.WorkFound()
+			m.s.WorkFound(m.queued)
 			m.run(id)
 			st = m.s.StartLooking(i)
 			continue
@@ -109,8 +109,12 @@ func (m *poolModel) worker(i int) {
 		}
 		m.s.NoWorkFound(&st, &m.stop[i], m.injector.nonEmpty)
 	}
-	m.s.WorkFound()
+	m.s.WorkFound(m.queued)
 }
+
+// queued is the engine's workQueued for the model: a job waits on the
+// deque or the injector.
+func (m *poolModel) queued() bool { return m.deque.nonEmpty() || m.injector.nonEmpty() }
 
 func (m *poolModel) run(id int32) {
 	m.ran[id].Add(1)
@@ -237,7 +241,7 @@ func TestLatchWakeups(t *testing.T) {
 					for !latches[i].Probe() {
 						s.NoWorkFound(&st, &latches[i], noInjected)
 					}
-					s.WorkFound()
+					s.WorkFound(nothingQueued)
 					finished[i].Store(int64(r + 1))
 					done[i] <- r
 				}
