@@ -41,6 +41,10 @@ type Config struct {
 	// Priority is how strictly workers follow the priority levels of
 	// spawned tasks (see PriorityPolicy).
 	Priority PriorityPolicy
+
+	// analysis makes the analysis worker (analyze.go): its variant deque
+	// is an analysisDeque, and it stands in for every registry.
+	analysis bool
 }
 
 // stealHalfMax bounds how many jobs a thief takes in one steal from a deque
@@ -124,6 +128,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		}
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
+			if d, ok := w.variant.(*analysisDeque); ok && cfg.analysis {
+				d.w, w.analysing = w, true
+			}
 			if _, ok := w.variant.(halfStealer); ok {
 				w.stealBuf = make([]*Job, stealHalfMax)
 			}
