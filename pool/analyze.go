@@ -122,12 +122,21 @@ func Analyze(f func()) Analysis {
 	if f == nil {
 		nilFunc("pool.Analyze")
 	}
+	return analyze(f, false)
+}
+
+// analyze is Analyze, timing strands in the analysis thread's CPU time if
+// cpuTime is set (on Linux; see runtime.Analyze). The accuracy tests use
+// it: a preemption inside a strand inflates its wall time by
+// milliseconds, and under the race detector on a busy two-core machine
+// that happened to several strands of most runs.
+func analyze(f func(), cpuTime bool) Analysis {
 	analysisOnce.Do(func() {
 		r := runtime.AnalysisRegistry()
 		r.SetOwner(&Pool{reg: r})
 		stealCost = measureStealCost()
 	})
-	a := runtime.Analyze("pool.Analyze", f)
+	a := runtime.Analyze("pool.Analyze", f, cpuTime)
 	return Analysis{Work: a.Work, Span: a.Span, Forks: a.Forks, SpanForks: a.SpanForks,
 		StealCost: stealCost}
 }

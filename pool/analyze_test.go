@@ -17,9 +17,18 @@ import (
 	"github.com/spindle-go/spindle/pool"
 )
 
-// spin busy-waits for d: strands of known cost (50 to 200 µs keeps timer
-// noise small against them).
+// spin busy-waits for d of the calling thread's CPU time (wall time off
+// Linux): strands of known cost (50 to 400 µs keeps timer noise small
+// against them). The analysis worker is locked to its thread, and the
+// accuracy tests time strands in that thread's CPU time
+// (AnalyzeCPUTime), so a preemption of the test's thread by the machine's
+// other work changes neither.
 func spin(d time.Duration) {
+	if start, ok := threadCPU(); ok {
+		for now, _ := threadCPU(); now-start < d; now, _ = threadCPU() {
+		}
+		return
+	}
 	for start := time.Now(); time.Since(start) < d; {
 	}
 }
@@ -37,7 +46,7 @@ func measureParallelism(t *testing.T, f func(), want, tol float64) float64 {
 	t.Helper()
 	var got float64
 	for try := 0; try < 3; try++ {
-		a := pool.Analyze(f)
+		a := pool.AnalyzeCPUTime(f)
 		got = a.Parallelism()
 		t.Logf("try %d: work %v span %v forks %d parallelism %.2f (want %.2f)", try, a.Work, a.Span, a.Forks, got, want)
 		if within(got, want, tol) {
@@ -119,6 +128,28 @@ func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAnalyzeWallClock checks Analyze itself, which times strands with
+// the wall clock, on two halves: two strands, so a preemption in one is
+// unlikely and three tries make it very unlikely.
+func TestAnalyzeWallClock(t *testing.T) {
+	watchdog(t, func() {
+		wallSpin := func() {
+			for start := time.Now(); time.Since(start) < 2*testStrand; {
+			}
+		}
+		var got float64
+		for try := 0; try < 3; try++ {
+			a := pool.Analyze(func() { pool.Join(wallSpin, wallSpin) })
+			got = a.Parallelism()
+			t.Logf("try %d: work %v span %v parallelism %.2f", try, a.Work, a.Span, got)
+			if within(got, 2, 0.15) {
+				break
+			}
+		}
+		assert.InEpsilon(t, 2, got, 0.15)
+	})
 }
 
 // fibForks is the number of forks of fibEvery(n).

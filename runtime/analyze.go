@@ -61,6 +61,10 @@ type analysisDeque struct {
 	w     *Worker
 	stack []analysisEntry
 	epoch time.Time
+	// cpu makes strands timed in the thread's CPU time (threadCPUTime)
+	// instead of the wall clock's: a preempted strand then counts only
+	// the time it ran, at the cost of a system call per timestamp.
+	cpu bool
 	// All in nanoseconds since epoch or as lengths.
 	strandStart int64
 	cur         int64 // longest path ending here
@@ -75,7 +79,13 @@ type analysisEntry struct {
 	forks int64 // forks on that path, this one included
 }
 
-func (d *analysisDeque) now() int64 { return int64(time.Since(d.epoch)) }
+func (d *analysisDeque) now() int64 {
+	if d.cpu {
+		t, _ := threadCPUTime()
+		return t
+	}
+	return int64(time.Since(d.epoch))
+}
 
 // closeStrand ends the current strand now.
 func (d *analysisDeque) closeStrand() {
@@ -126,9 +136,10 @@ func (d *analysisDeque) Steal() (*Job, deque.StealResult) {
 
 func (d *analysisDeque) Len() int { return 0 }
 
-// begin starts an analysis: one strand, from now.
-func (d *analysisDeque) begin() {
-	d.epoch = time.Now()
+// begin starts an analysis, on the given clock: one strand, from now.
+func (d *analysisDeque) begin(cpu bool) {
+	_, ok := threadCPUTime()
+	d.epoch, d.cpu = time.Now(), cpu && ok
 	d.cur, d.curForks, d.work, d.forks = 0, 0, 0, 0
 	d.strandStart = d.now()
 }
@@ -187,7 +198,11 @@ func AnalysisRegistry() *Registry {
 }
 
 // Analyze runs f once on the analysis worker with every fork executed
-// serially in place, and returns the work and span of its DAG. Calls f
+// serially in place, and returns the work and span of its DAG. Strands
+// are timed with the wall clock, or, if cpuTime is set and the platform
+// has it (Linux), with the analysis thread's CPU time, which a busy
+// machine's preemptions do not inflate but which costs a system call per
+// timestamp. Calls f
 // makes on any registry run on the analysis worker (Worker.analysing).
 // f's panic is re-raised as a *PanicError. call names the public function
 // for the panic of a nested call.
@@ -196,7 +211,7 @@ func AnalysisRegistry() *Registry {
 // itself). From a worker of another registry the caller serves its own
 // registry while f runs, like Registry.Run, but blocks its thread while
 // another analysis is in progress.
-func Analyze(call string, f func()) Analysis {
+func Analyze(call string, f func(), cpuTime bool) Analysis {
 	if w := CurrentWorker(); w != nil && w.analysing {
 		panic(call + ": called inside an analysis (Analyze does not nest)")
 	}
@@ -206,7 +221,7 @@ func Analyze(call string, f func()) Analysis {
 	var res Analysis
 	r.Run(call, func() {
 		d := CurrentWorker().variant.(*analysisDeque)
-		d.begin()
+		d.begin(cpuTime)
 		defer func() { res = d.end() }()
 		f()
 	})
