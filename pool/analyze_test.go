@@ -21,7 +21,7 @@ import (
 // Linux): strands of known cost (50 to 400 µs keeps timer noise small
 // against them). The analysis worker is locked to its thread, and the
 // accuracy tests time strands in that thread's CPU time
-// (AnalyzeCPUTime), so a preemption of the test's thread by the machine's
+// (AnalyzeCPU), so a preemption of the test's thread by the machine's
 // other work changes neither.
 func spin(d time.Duration) {
 	if start, ok := threadCPU(); ok {
@@ -46,7 +46,7 @@ func measureParallelism(t *testing.T, f func(), want, tol float64) float64 {
 	t.Helper()
 	var got float64
 	for try := 0; try < 3; try++ {
-		a := pool.AnalyzeCPUTime(f)
+		a := pool.AnalyzeCPU(f)
 		got = a.Parallelism()
 		t.Logf("try %d: work %v span %v forks %d parallelism %.2f (want %.2f)", try, a.Work, a.Span, a.Forks, got, want)
 		if within(got, want, tol) {
@@ -393,4 +393,13 @@ func TestAnalysisFormulas(t *testing.T) {
 	var zero pool.Analysis
 	assert.Equal(t, 1.0, zero.Parallelism())
 	assert.Panics(t, func() { a.Speedup(0) })
+}
+
+// TestStealCostMeasurement logs the measurement behind StealCost (go test
+// -v -run StealCost ./pool on an idle machine). It asserts nothing about
+// the duration.
+func TestStealCostMeasurement(t *testing.T) {
+	watchdog(t, func() {
+		t.Logf("median steal latency: %v (StealCost is %v)", pool.MeasureStealCost(), pool.StealCost)
+	})
 }

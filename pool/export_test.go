@@ -1,5 +1,4 @@
 package pool
 
-// AnalyzeCPUTime is Analyze with strands timed in the analysis thread's
-// CPU time (Linux), for tests that must not depend on preemptions.
-func AnalyzeCPUTime(f func()) Analysis { return analyze(f, true) }
+// MeasureStealCost measures what StealCost documents.
+var MeasureStealCost = measureStealCost
