@@ -133,7 +133,7 @@ func Analyze(f func()) Analysis {
 // a long run, so the span grows by about the longest such wait, whatever
 // the computation (fib(30) with a fork at every level: spans of 2.8 to
 // 10 ms in runs of Analyze on the 2-core test machine while another
-// program ran, against 0.8 ms or less with AnalyzeCPU).
+// program ran, against 0.24 ms or less with AnalyzeCPU).
 //
 // The price is a system call per timestamp (about 300 ns there, against
 // 30 for the wall clock): forks cost more during the analysis, and time
