@@ -35,8 +35,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -208,7 +208,7 @@ func measure(w workload, pools map[int]*pool.Pool, reps, analyses int) (result, 
 	return r, nil
 }
 
-func printTable(out *os.File, results []result) {
+func printTable(out io.Writer, results []result) {
 	fmt.Fprintf(out, "%-10s %10s %10s %10s %10s %8s %8s", "workload", "forks", "work ms", "span ms", "parallel", "burdened", "T2/T1")
 	for _, p := range predictAt {
 		fmt.Fprintf(out, " %13s", fmt.Sprintf("P=%d", p))
@@ -329,6 +329,3 @@ func fail(err error) {
 	fmt.Fprintln(os.Stderr, "scale:", err)
 	os.Exit(1)
 }
-
-// procs is GOMAXPROCS, for the chart's title.
-func procs() int { return runtime.GOMAXPROCS(0) }
