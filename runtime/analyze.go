@@ -202,6 +202,14 @@ var analysis struct {
 	mu   sync.Mutex // one analysis at a time
 }
 
+// AnalysisWorkers is what the analysis registry's Workers reports: code
+// that sizes its pieces by the number of workers (forkjoin's Map, Scan,
+// Filter, ...) splits as it would on a pool of that many, the most the
+// predictions of pool.Analysis are usually asked about, rather than as
+// on one worker, which would leave nothing parallel to analyse. Worker
+// indices stay 0.
+const AnalysisWorkers = 128
+
 // AnalysisRegistry returns the registry of the analysis worker, started on
 // first use and never closed (one worker, asleep when unused).
 func AnalysisRegistry() *Registry {
@@ -212,6 +220,7 @@ func AnalysisRegistry() *Registry {
 		if err != nil {
 			panic(fmt.Sprintf("runtime: analysis registry: %v", err))
 		}
+		r.reportWorkers = AnalysisWorkers
 		analysis.reg = r
 	})
 	return analysis.reg

@@ -69,6 +69,9 @@ type Registry struct {
 
 	injected atomic.Uint64
 	owner    atomic.Value // what wraps the registry (a *pool.Pool)
+	// reportWorkers, if set, is what Workers reports instead of the
+	// number of workers (the analysis registry's; set before first use).
+	reportWorkers int
 
 	// Lifecycle. active counts calls from outside the pool that are in
 	// progress and detached tasks not yet finished; Close waits for it to
@@ -195,8 +198,14 @@ func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
 // Owner returns the value given to SetOwner.
 func (r *Registry) Owner() any { return r.owner.Load() }
 
-// Workers returns the number of workers.
-func (r *Registry) Workers() int { return len(r.workers) }
+// Workers returns the number of workers; the analysis registry reports
+// AnalysisWorkers (analyze.go).
+func (r *Registry) Workers() int {
+	if r.reportWorkers > 0 {
+		return r.reportWorkers
+	}
+	return len(r.workers)
+}
 
 // inject queues j for the workers and wakes one if needed.
 func (r *Registry) inject(j *Job) {
