@@ -89,6 +89,17 @@ var testStrand = func() time.Duration {
 func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 	strand := testStrand
 	leaves := fibLeaves(12, 5) // 55 leaves
+	// The span of fibCutoff is a leaf plus the engine's code in the
+	// strands of 8 levels of forks, and that of 64 spawned tasks a task
+	// plus the body's 64 spawns: next to nothing normally, but about 150
+	// µs under the race detector with the portable sleep backend (go test
+	// -race -tags spindle_portable: parallelism 36 to 41 of 55 with 400 µs
+	// leaves, 47 to 49 of 64 with 400 µs tasks). Longer strands there
+	// keep it small.
+	leaf, task := strand, strand
+	if testutil.RaceEnabled {
+		leaf, task = 4*strand, 2*strand
+	}
 	tests := []struct {
 		name string
 		f    func()
@@ -110,14 +121,14 @@ func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 		{"64 spawned tasks", func() {
 			pool.Current().Scope(func(s *pool.Scope) {
 				for range 64 {
-					s.Spawn(func(*pool.Scope) { spin(strand) })
+					s.Spawn(func(*pool.Scope) { spin(task) })
 				}
 			})
 		}, 64, 0.25},
 		{"fib with a cutoff", func() {
 			// Work is leaves * strand, the span one leaf: the forks above
 			// the cutoff cost next to nothing against a leaf.
-			fibCutoff(12, 5, strand)
+			fibCutoff(12, 5, leaf)
 		}, float64(leaves), 0.20},
 	}
 	for _, tt := range tests {
