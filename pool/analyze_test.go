@@ -75,15 +75,19 @@ func fibCutoff(n, cutoff int, leaf time.Duration) int {
 	return a + b
 }
 
-// testStrand is the busy work per strand of the accuracy tests. The race
-// detector makes the runtime's own code in a strand (a spawn, a fork's
-// closure) cost about a microsecond, serial work that the expected values
-// ignore; longer strands keep it small against them.
+// testStrand is the busy work per strand of the accuracy tests. The
+// engine's own code in the strands of the critical path (spawns, forks'
+// closures and records, and with AnalyzeCPU the part of each clock call
+// that the calibration misses: about 1 µs per spawn, 4 µs per level of
+// forks, a cold system call costing more than the back-to-back ones the
+// calibration measures) is serial work that the expected values ignore;
+// long strands keep it small against them. The race detector makes that
+// code cost about ten times more.
 var testStrand = func() time.Duration {
 	if testutil.RaceEnabled {
 		return 400 * time.Microsecond
 	}
-	return 100 * time.Microsecond
+	return 200 * time.Microsecond
 }()
 
 func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
@@ -91,14 +95,15 @@ func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 	leaves := fibLeaves(12, 5) // 55 leaves
 	// The span of fibCutoff is a leaf plus the engine's code in the
 	// strands of 8 levels of forks, and that of 64 spawned tasks a task
-	// plus the body's 64 spawns: next to nothing normally, but about 150
-	// µs under the race detector with the portable sleep backend (go test
-	// -race -tags spindle_portable: parallelism 36 to 41 of 55 with 400 µs
-	// leaves, 47 to 49 of 64 with 400 µs tasks). Longer strands there
-	// keep it small.
-	leaf, task := strand, strand
+	// plus the body's 64 spawns: 25 to 125 µs (parallelism 40 to 57 of 64
+	// with 200 µs tasks, 46 to 50 of 55 with 200 µs leaves), and about
+	// 150 µs or more under the race detector with the portable sleep
+	// backend (go test -race -tags spindle_portable: 36 to 41 of 55 with
+	// 400 µs leaves, 47 to 49 of 64 with 400 µs tasks). Those two shapes
+	// get longer strands.
+	leaf, task := 2*strand, 2*strand
 	if testutil.RaceEnabled {
-		leaf, task = 4*strand, 2*strand
+		leaf = 4 * strand
 	}
 	tests := []struct {
 		name string
