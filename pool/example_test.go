@@ -495,3 +495,41 @@ func ExampleErrCloseFromWorker() {
 	})
 	// Output: true
 }
+
+// Analyze runs a computation once, every fork serially, and says how
+// parallel it is: the work (all its strands), the span (its critical
+// path) and the speedup they predict on any number of workers. Here exSum
+// halves 2^20 numbers down to pieces of at most 1000: 2048 leaves of 512,
+// 2047 forks. The durations depend on the machine, so the example prints them
+// only as a check that the span is shorter than the work.
+func ExampleAnalyze() {
+	s := exOneToN(1 << 20) // outside: filling s is serial work
+	var total int
+	a := pool.Analyze(func() { total = exSum(s) })
+	fmt.Println("sum:", total)
+	fmt.Println("forks:", a.Forks)
+	fmt.Println("span < work:", a.Span < a.Work)
+	lo, up := a.Speedup(8)
+	fmt.Println("8 workers, predicted speedup within [1, 8]:", 1 <= up && lo <= up && up <= 8)
+	// In five runs on the 2-core test machine a.Parallelism() was 19 to
+	// 64 and the lower bound of a.Speedup(8) 5.6 to 7.1: a span of tens
+	// of microseconds (leaves of 512 additions) is sensitive to noise.
+
+	// Output:
+	// sum: 549756338176
+	// forks: 2047
+	// span < work: true
+	// 8 workers, predicted speedup within [1, 8]: true
+}
+
+// AnalyzeCPU is Analyze timing strands in the analysis thread's CPU time:
+// on a busy machine, the time the thread waited for a CPU does not count.
+func ExampleAnalyzeCPU() {
+	s := exOneToN(1 << 17)
+	a := pool.AnalyzeCPU(func() {
+		pool.Join(func() { exSum(s[:1<<16]) }, func() { exSum(s[1<<16:]) })
+	})
+	fmt.Println("forks:", a.Forks)
+	// Output:
+	// forks: 255
+}

@@ -114,6 +114,18 @@
 // handler, which by default crashes the program as an unrecovered goroutine
 // panic would.
 //
+// # Work-span analysis
+//
+// Analyze (pool.Analyze) runs a function on a private registry of one
+// worker whose public deque is a variant (Config.Deque) that times the
+// strands between forks and runs every job it pops in place, serially
+// (analyze.go). A worker with a variant publishes every fork and takes
+// every fork back through that deque, so the fork paths have no branch
+// for the analysis. The analysis worker stands in for every registry:
+// Run, Join, Scope, Spawn, Submit and NewGroup on any registry run on it
+// in place (Worker.analysing, tested only after the check for the
+// worker's own registry has failed).
+//
 // # Lifecycle
 //
 // Close refuses new calls from outside, waits for calls in progress and for

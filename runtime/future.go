@@ -65,6 +65,9 @@ var closedChan = func() chan struct{} {
 // tasks may submit while Close drains.
 func (r *Registry) Submit(call string, f *Future, task Runner) {
 	w := CurrentWorker()
+	if w != nil && w.analysing {
+		r = w.reg // analysed in place (analyze.go)
+	}
 	own := w != nil && w.reg == r
 	if own {
 		r.active.Add(1)

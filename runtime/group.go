@@ -63,6 +63,9 @@ var noOwner Worker
 // NewGroup returns an empty group of r whose tasks follow h: Fail for
 // every failure, Skip and Done only as SetGroupHooks says.
 func (r *Registry) NewGroup(h GroupHooks) *Scope {
+	if w := CurrentWorker(); w != nil && w.analysing {
+		r = w.reg // analysed in place (analyze.go)
+	}
 	g := &groupHead{hooks: h, wake: make(chan struct{}, 1)}
 	return &Scope{scopeHead: scopeHead{reg: r, owner: &noOwner, group: g}}
 }
@@ -135,6 +138,13 @@ func (w *Worker) waitGroup(s *Scope) {
 	if s.count.shared.Add(ownerWaiting) != ownerWaiting {
 		w.flushCredit() // the waiter's own credits may be what is left
 		for !s.done.Probe() {
+			if w.analysing {
+				// See the end after every job: a job popped after it
+				// would be older than the group's tasks (analyze.go).
+				if w.flushCredit(); s.done.Probe() {
+					break
+				}
+			}
 			j := w.takeLocal()
 			if j == nil {
 				if j = w.look(&s.done); j == nil {

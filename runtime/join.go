@@ -95,7 +95,7 @@ func (w *Worker) unwindJoin(f *joinFrame, step int, v any) {
 // anywhere but a worker of r it hands a to r's workers, so a escapes to
 // the heap; JoinOffPool is the alternative that keeps a on the caller.
 func (r *Registry) Join(call string, a, b func()) {
-	if w := CurrentWorker(); w != nil && w.reg == r {
+	if w := CurrentWorker(); w != nil && (w.reg == r || w.analysing) {
 		w.Join(a, b)
 		return
 	}

@@ -41,6 +41,10 @@ type Config struct {
 	// Priority is how strictly workers follow the priority levels of
 	// spawned tasks (see PriorityPolicy).
 	Priority PriorityPolicy
+
+	// analysis makes the analysis worker (analyze.go): its variant deque
+	// is an analysisDeque, and it stands in for every registry.
+	analysis bool
 }
 
 // stealHalfMax bounds how many jobs a thief takes in one steal from a deque
@@ -65,6 +69,9 @@ type Registry struct {
 
 	injected atomic.Uint64
 	owner    atomic.Value // what wraps the registry (a *pool.Pool)
+	// reportWorkers, if set, is what Workers reports instead of the
+	// number of workers (the analysis registry's; set before first use).
+	reportWorkers int
 
 	// Lifecycle. active counts calls from outside the pool that are in
 	// progress and detached tasks not yet finished; Close waits for it to
@@ -124,6 +131,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		}
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
+			if d, ok := w.variant.(*analysisDeque); ok && cfg.analysis {
+				d.w, w.analysing = w, true
+			}
 			if _, ok := w.variant.(halfStealer); ok {
 				w.stealBuf = make([]*Job, stealHalfMax)
 			}
@@ -188,8 +198,14 @@ func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
 // Owner returns the value given to SetOwner.
 func (r *Registry) Owner() any { return r.owner.Load() }
 
-// Workers returns the number of workers.
-func (r *Registry) Workers() int { return len(r.workers) }
+// Workers returns the number of workers; the analysis registry reports
+// AnalysisWorkers (analyze.go).
+func (r *Registry) Workers() int {
+	if r.reportWorkers > 0 {
+		return r.reportWorkers
+	}
+	return len(r.workers)
+}
 
 // inject queues j for the workers and wakes one if needed.
 func (r *Registry) inject(j *Job) {

@@ -34,7 +34,7 @@ func (j *runJob) Run() {
 //   - From any other goroutine, f is injected and the caller blocks.
 func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
-	if w != nil && w.reg == r {
+	if w != nil && (w.reg == r || w.analysing) {
 		if pe := Catch(f); pe != nil {
 			Raise(pe)
 		}
@@ -94,6 +94,9 @@ func (r *Registry) handlePanic(pe *PanicError) {
 // panics with ErrClosed.
 func (r *Registry) Spawn(call string, f func()) {
 	w := CurrentWorker()
+	if w != nil && w.analysing {
+		r = w.reg // analysed in place (analyze.go)
+	}
 	if w != nil && w.reg == r {
 		r.active.Add(1)
 	} else {

@@ -171,7 +171,7 @@ func (r *Registry) currentWorker() *Worker {
 // spawned on its scope have finished; then it re-panics with the first
 // panic of any of them as a *PanicError.
 func (r *Registry) Scope(call string, body func(*Scope)) {
-	if w := CurrentWorker(); w != nil && w.reg == r {
+	if w := CurrentWorker(); w != nil && (w.reg == r || w.analysing) {
 		w.scope(body)
 		return
 	}

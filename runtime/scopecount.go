@@ -263,7 +263,9 @@ func (w *Worker) waitScope(s *Scope) {
 		// work elsewhere (ownerIdle): once the scope has finished, it
 		// runs at most finishCheckEvery-1 more jobs of its own (work that
 		// is there to be done anyway) before it notices.
-		if jobs%finishCheckEvery == 0 && s.finishedNow() {
+		// The analysis worker checks after every job: a job popped after
+		// the end would be older than the scope (analyze.go).
+		if (jobs%finishCheckEvery == 0 || w.analysing) && s.finishedNow() {
 			s.done.Set()
 			return
 		}

@@ -80,6 +80,12 @@ type Worker struct {
 	creditScope *Scope
 	credit      int64
 
+	// analysing is set on the analysis worker (analyze.go), which runs
+	// calls on every registry in place. It is read only where a call finds
+	// that the current worker belongs to another registry, and in waits,
+	// never on a fork path.
+	analysing bool
+
 	// curLevel is the priority level of the job this worker is running
 	// (0 outside any job); see priority.go.
 	curLevel int

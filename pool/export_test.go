@@ -1,0 +1,51 @@
+package pool
+
+import (
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// MeasureStealCost measures what StealCost documents.
+var MeasureStealCost = measureStealCost
+
+// measureStealCost returns (0 if it could not measure) the median of up to 21 measured delays between
+// one worker of a two-worker pool publishing a job (pool.Join's second
+// half) and the other worker, already looking for work, starting it. The
+// trials run back to back in one task, so that the thief of a trial is
+// still looking when the next one publishes (a sleeping thief would add
+// its wake-up, a scheduler's latency, not a steal's); the first is
+// dropped. The first half waits, spinning, up to a millisecond for the
+// steal; trials where the second half was not stolen are dropped too.
+func measureStealCost() time.Duration {
+	p, err := New(WithWorkers(2), WithName("spindle-steal-probe"))
+	if err != nil {
+		return 0
+	}
+	defer func() { _ = p.Close() }()
+	var samples []time.Duration
+	p.Run(func() {
+		me := WorkerIndex()
+		for trial := 0; trial < 60 && len(samples) < 22; trial++ {
+			var stolenAfter atomic.Int64
+			t0 := time.Now()
+			Join(func() {
+				for stolenAfter.Load() == 0 && time.Since(t0) < time.Millisecond {
+				}
+			}, func() {
+				if WorkerIndex() != me {
+					stolenAfter.Store(max(1, int64(time.Since(t0))))
+				}
+			})
+			if d := stolenAfter.Load(); d > 0 {
+				samples = append(samples, time.Duration(d))
+			}
+		}
+	})
+	if len(samples) < 2 {
+		return 0
+	}
+	samples = samples[1:]
+	slices.Sort(samples)
+	return samples[len(samples)/2]
+}
