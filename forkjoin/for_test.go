@@ -152,3 +152,26 @@ func TestForPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestForEveryChunkPanics: every chunk runs even when each one panics,
+// and For re-raises the lowest chunk's panic.
+func TestForEveryChunkPanics(t *testing.T) {
+	for _, pl := range places {
+		t.Run(pl.name, func(t *testing.T) {
+			runAt(t, pl, func() {
+				const n = 2000
+				var ran [n]atomic.Int32
+				pe := catchPanicError(t, func() {
+					forkjoin.For(0, n, 1, func(lo, hi int) {
+						ran[lo].Add(1)
+						panic(lo)
+					})
+				})
+				assert.Equal(t, 0, pe.Value, "the lowest chunk's panic")
+				for i := range ran {
+					require.Equal(t, int32(1), ran[i].Load(), "chunk %d", i)
+				}
+			})
+		})
+	}
+}

@@ -632,3 +632,33 @@ func TestSpawnManyAllocatesNothing(t *testing.T) {
 		assert.Equal(t, base, withBulk, "allocations of a scope with a bulk spawn in it, against an empty one")
 	})
 }
+
+// TestSpawnManyEveryTaskPanics: consecutive panics, every task's here,
+// are each caught and every task still runs once, on one worker (one
+// part, no steals) and on four.
+func TestSpawnManyEveryTaskPanics(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(workers))
+			const n = 1000
+			counts := make([]atomic.Int32, n)
+			var v any
+			watchdog(t, func() {
+				v = recoverValue(func() {
+					p.Scope(func(s *pool.Scope) {
+						s.SpawnMany(n, func(_ *pool.Scope, i int) {
+							counts[i].Add(1)
+							panic(i)
+						})
+					})
+				})
+			})
+			pe, ok := v.(*pool.PanicError)
+			require.True(t, ok, "want *pool.PanicError, got %T %v", v, v)
+			assert.IsType(t, 0, pe.Value)
+			for i := range counts {
+				require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+			}
+		})
+	}
+}
