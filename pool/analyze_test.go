@@ -38,14 +38,15 @@ func within(got, want, tol float64) bool {
 	return got >= want*(1-tol) && got <= want*(1+tol)
 }
 
-// measureParallelism analyses f up to three times and returns the first
+// measureParallelism analyses f up to five times and returns the first
 // parallelism within tol of want, or the last one measured: a noisy
 // machine (a preempted strand) must not fail the test, a wrong analysis
-// fails it three times.
+// fails it five times. (Beside two other race-test binaries on the two
+// cores, a first try missed now and then; the second always held.)
 func measureParallelism(t *testing.T, f func(), want, tol float64) float64 {
 	t.Helper()
 	var got float64
-	for try := 0; try < 3; try++ {
+	for try := 0; try < 5; try++ {
 		a := pool.AnalyzeCPU(f)
 		got = a.Parallelism()
 		t.Logf("try %d: work %v span %v forks %d parallelism %.2f (want %.2f)", try, a.Work, a.Span, a.Forks, got, want)
@@ -101,9 +102,13 @@ func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 	// backend (go test -race -tags spindle_portable: 36 to 41 of 55 with
 	// 400 µs leaves, 47 to 49 of 64 with 400 µs tasks). Those two shapes
 	// get longer strands.
-	leaf, task := 2*strand, 2*strand
+	// Under load (go test runs packages in parallel on two cores) the
+	// engine's code costs more again: fib's first try read 33.5 of 55 in
+	// one of six runs beside two other race-test binaries, with 400 µs
+	// leaves. Twice those lengths keep a margin.
+	leaf, task := 4*strand, 4*strand
 	if testutil.RaceEnabled {
-		leaf = 4 * strand
+		leaf, task = 8*strand, 8*strand
 	}
 	tests := []struct {
 		name string
@@ -148,7 +153,7 @@ func TestAnalyzeParallelismOfKnownShapes(t *testing.T) {
 
 // TestAnalyzeWallClock checks Analyze itself, which times strands with
 // the wall clock, on two halves: two strands, so a preemption in one is
-// unlikely and three tries make it very unlikely.
+// unlikely and five tries make it very unlikely.
 func TestAnalyzeWallClock(t *testing.T) {
 	watchdog(t, func() {
 		wallSpin := func() {
@@ -156,7 +161,7 @@ func TestAnalyzeWallClock(t *testing.T) {
 			}
 		}
 		var got float64
-		for try := 0; try < 3; try++ {
+		for try := 0; try < 5; try++ {
 			a := pool.Analyze(func() { pool.Join(wallSpin, wallSpin) })
 			got = a.Parallelism()
 			t.Logf("try %d: work %v span %v parallelism %.2f", try, a.Work, a.Span, got)
