@@ -79,14 +79,22 @@ func TestMapErrStopsAtFirstErrorOnOneWorker(t *testing.T) {
 
 // A body that runs long sees its context cancelled, with the failure as
 // the cause, when another body fails.
+//
+// Chunk 1 fails only once chunk 0 has started: a chunk that has not
+// started when the call fails is skipped, and the caller offers chunk 1 to
+// the other worker before it starts chunk 0 (.ci/run failed once with
+// chunk 0 skipped, cause nil).
 func TestForErrCancelsRunningBodies(t *testing.T) {
 	var err error
 	var cause error
+	started := make(chan struct{})
 	runAt(t, place{"2 workers", 2}, func() {
 		err = forkjoin.ForErr(context.Background(), 0, 2, 1, func(ctx context.Context, lo, hi int) error {
 			if lo == 1 {
+				<-started
 				return errBody
 			}
+			close(started)
 			<-ctx.Done() // would never return without the cancellation
 			cause = context.Cause(ctx)
 			return ctx.Err()

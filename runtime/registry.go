@@ -223,12 +223,15 @@ func (r *Registry) hasInjected() bool { return r.injector.nonEmpty() || r.prio.h
 // a level above 0. A worker that found work asks it, only while some
 // worker sleeps, to decide on the sleep protocol's chain wake-up
 // (sleep.Sleep.WorkFound): O(workers) loads, on the path from idle to work.
+// A deque variant's length is its owner's to read (BWoS's is not safe from
+// another thread), so with variants it answers yes, as every search for
+// work did before the question existed.
 func (r *Registry) workQueued() bool {
 	if r.hasInjected() || r.prio.anyQueued() {
 		return true
 	}
 	for _, v := range r.workers {
-		if v.publicLen() > 0 {
+		if v.variant != nil || !v.deque.Empty() {
 			return true
 		}
 	}
