@@ -173,31 +173,12 @@ func TestAnalyzeWallClock(t *testing.T) {
 	})
 }
 
-// fibForks is the number of forks of fibEvery(n).
+// fibForks is the number of forks of fibCall(n).
 func fibForks(n int) int64 {
 	if n < 2 {
 		return 0
 	}
 	return 1 + fibForks(n-1) + fibForks(n-2)
-}
-
-// fibEvery forks with forkjoin.Call at every level.
-func fibEvery(n int) int {
-	if n < 2 {
-		return n
-	}
-	a, b := forkjoin.Call(fibEvery, n-1, n-2)
-	return a + b
-}
-
-// fibJoin forks with pool.Join at every level.
-func fibJoin(n int) int {
-	if n < 2 {
-		return n
-	}
-	var a, b int
-	pool.Join(func() { a = fibJoin(n - 1) }, func() { b = fibJoin(n - 2) })
-	return a + b
 }
 
 func TestAnalyzeResultsAndForkCounts(t *testing.T) {
@@ -208,21 +189,21 @@ func TestAnalyzeResultsAndForkCounts(t *testing.T) {
 		want  int
 		forks int64
 	}{
-		{"forkjoin.Call", func() int { return fibEvery(20) }, 6765, fibForks(20)},
-		{"pool.Join", func() int { return fibJoin(18) }, 2584, fibForks(18)},
+		{"forkjoin.Call", func() int { return fibCall(20) }, 6765, fibForks(20)},
+		{"pool.Join", func() int { return fib(18) }, 2584, fibForks(18)},
 		{"another pool's Join", func() int {
 			var a, b int
-			other.Join(func() { a = fibEvery(10) }, func() { b = fibEvery(9) })
+			other.Join(func() { a = fibCall(10) }, func() { b = fibCall(9) })
 			return a + b
 		}, 89, 1 + fibForks(10) + fibForks(9)},
 		{"Default's Run", func() int {
 			var r int
-			pool.Default().Run(func() { r = fibEvery(12) })
+			pool.Default().Run(func() { r = fibCall(12) })
 			return r
 		}, 144, fibForks(12)},
 		{"Submit", func() int {
-			f := pool.Submit(other, func() int { return fibEvery(10) })
-			return f.Wait() + fibEvery(9)
+			f := pool.Submit(other, func() int { return fibCall(10) })
+			return f.Wait() + fibCall(9)
 		}, 89, 1 + fibForks(10) + fibForks(9)},
 		{"SpawnMany", func() int {
 			var sum atomic.Int64
@@ -244,7 +225,7 @@ func TestAnalyzeResultsAndForkCounts(t *testing.T) {
 			var sum atomic.Int64
 			g, _ := pool.NewGroup(context.Background())
 			for i := range 10 {
-				g.Go(func() error { sum.Add(int64(fibEvery(i))); return nil })
+				g.Go(func() error { sum.Add(int64(fibCall(i))); return nil })
 			}
 			if err := g.Wait(); err != nil {
 				return -1
@@ -322,7 +303,7 @@ func TestAnalyzePanicsPropagate(t *testing.T) {
 				assert.Equal(t, "boom", pe.Value)
 				// The analysis worker is fine afterwards.
 				var r int
-				a := pool.Analyze(func() { r = fibEvery(10) })
+				a := pool.Analyze(func() { r = fibCall(10) })
 				assert.Equal(t, 55, r)
 				assert.Equal(t, fibForks(10), a.Forks)
 			})
@@ -346,7 +327,7 @@ func TestAnalyzeFromAWorker(t *testing.T) {
 		p := newPool(t, pool.WithWorkers(2))
 		var a pool.Analysis
 		var r int
-		p.Run(func() { a = pool.Analyze(func() { r = fibEvery(15) }) })
+		p.Run(func() { a = pool.Analyze(func() { r = fibCall(15) }) })
 		assert.Equal(t, 610, r)
 		assert.Equal(t, fibForks(15), a.Forks)
 	})
@@ -354,10 +335,10 @@ func TestAnalyzeFromAWorker(t *testing.T) {
 
 func TestAnalyzeLeavesNoGoroutinesAndPoolsWork(t *testing.T) {
 	watchdog(t, func() {
-		pool.Analyze(func() { fibEvery(10) }) // starts the analysis worker
+		pool.Analyze(func() { fibCall(10) }) // starts the analysis worker
 		before := runtime.NumGoroutine()
 		for range 20 {
-			pool.Analyze(func() { fibEvery(12) })
+			pool.Analyze(func() { fibCall(12) })
 		}
 		// Goroutines may take a moment to end.
 		for try := 0; try < 100 && runtime.NumGoroutine() > before; try++ {
