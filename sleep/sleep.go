@@ -144,9 +144,10 @@ func (s *Sleep) StartLooking(worker int) Idle {
 // With nothing queued it wakes nobody: a sleeper would find nothing to do,
 // and the wake-up (a FUTEX_WAKE, which also preempts or delays the caller
 // on a small or virtual machine) would come before the caller's own job. A
-// task spawned on a sleeping pool of 2 workers started in 24-35 us (median)
-// with an unconditional chain wake-up and 8-15 us without, on the 2-vCPU
-// test VM (go test -run '^$' -bench SpawnStart -benchtime 300x ./pool).
+// task spawned on a sleeping pool of 2 workers started in 25-33 us (median)
+// with an unconditional chain wake-up and 12-20 us with this rule, on the
+// 2-vCPU test VM (go test -run '^$' -bench SpawnStart -benchtime 300x
+// ./pool, test binaries of both alternated, 4 rounds).
 func (s *Sleep) WorkFound(queued func() bool) {
 	old := s.counters.subInactive()
 	if n := min(old.sleeping(), 2); n > 0 && queued() {
