@@ -142,8 +142,8 @@ func (s *Sleep) StartLooking(worker int) Idle {
 // explains why that order loses no wake-up.
 //
 // With nothing queued it wakes nobody: a sleeper would find nothing to do,
-// and the wake-up (a FUTEX_WAKE, which also preempts or delays the caller
-// on a small or virtual machine) would come before the caller's own job. A
+// and the wake-up (a FUTEX_WAKE system call) would come before the
+// caller's own job. A
 // task spawned on a sleeping pool of 2 workers started in 25-33 us (median)
 // with an unconditional chain wake-up and 12-20 us with this rule, on the
 // 2-vCPU test VM (go test -run '^$' -bench SpawnStart -benchtime 300x
