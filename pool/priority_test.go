@@ -636,6 +636,56 @@ func TestSpawnManyAllocatesNothing(t *testing.T) {
 // TestSpawnManyEveryTaskPanics: consecutive panics, every task's here,
 // are each caught and every task still runs once, on one worker (one
 // part, no steals) and on four.
+// TestSpawnManySomeTasksPanic panics in some tasks of a bulk spawn: a
+// part's runner guards its whole run of tasks with one recover and, after
+// a panic, goes on with the next task of what is left of its part. Every
+// task must run exactly once (none skipped, none run again), and the scope
+// re-panics with one of the panics.
+func TestSpawnManySomeTasksPanic(t *testing.T) {
+	const n = 64
+	patterns := []struct {
+		name   string
+		panics func(i int) bool
+	}{
+		{"first", func(i int) bool { return i == 0 }},
+		{"last", func(i int) bool { return i == n-1 }},
+		{"middle", func(i int) bool { return i == n/2 }},
+		{"every other", func(i int) bool { return i%2 == 1 }},
+		{"runs of three", func(i int) bool { return i%8 < 3 }},
+	}
+	for _, workers := range []int{1, 2} {
+		for _, pat := range patterns {
+			t.Run(fmt.Sprintf("workers=%d/%s", workers, pat.name), func(t *testing.T) {
+				p := newPool(t, pool.WithWorkers(workers))
+				for range 20 {
+					counts := make([]atomic.Int32, n)
+					var v any
+					watchdog(t, func() {
+						v = recoverValue(func() {
+							p.Scope(func(s *pool.Scope) {
+								s.SpawnMany(n, func(_ *pool.Scope, i int) {
+									counts[i].Add(1)
+									if pat.panics(i) {
+										panic(i)
+									}
+								})
+							})
+						})
+					})
+					pe, ok := v.(*pool.PanicError)
+					require.True(t, ok, "want *pool.PanicError, got %T %v", v, v)
+					i, ok := pe.Value.(int)
+					require.True(t, ok, "panic value %T %v", pe.Value, pe.Value)
+					assert.True(t, pat.panics(i), "re-raised the panic of task %d, which did not panic", i)
+					for i := range counts {
+						require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
+					}
+				}
+			})
+		}
+	}
+}
+
 func TestSpawnManyEveryTaskPanics(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
