@@ -1,6 +1,7 @@
 package bench
 
 import (
+	goruntime "runtime"
 	"sync"
 
 	"github.com/sourcegraph/conc"
@@ -52,27 +53,58 @@ func FibJoin(n int) int64 {
 // itself. No runtime can fork closures for less in Go, since a closure that
 // another thread may run must live on the heap; FibJoin's distance from
 // this floor is what spindle adds.
-func FibClosureFloor(n int) int64 {
+func FibClosureFloor(n int) int64 { return fibClosureFloor(n, &floorSinks[0]) }
+
+// FibClosureFloor2 is FibClosureFloor's throughput on two threads: two
+// goroutines, each locked to an OS thread as a pool's workers are and each
+// publishing to a sink of its own (one shared sink would measure the
+// contention on its cache line), compute fib(n) at once. Half the time of
+// the pair is the time per fib(n) when two threads share the cores and the
+// garbage collector: the floor of a closure fork's 2-worker time. It
+// returns one result (-1 if the two disagree).
+func FibClosureFloor2(n int) int64 {
+	var got [2]int64
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			goruntime.LockOSThread()
+			defer goruntime.UnlockOSThread()
+			got[i] = fibClosureFloor(n, &floorSinks[i])
+		})
+	}
+	wg.Wait()
+	if got[0] != got[1] {
+		return -1
+	}
+	return got[0]
+}
+
+func fibClosureFloor(n int, sink *closureSink) int64 {
 	if n < 2 {
 		return int64(n)
 	}
 	var a, b int64
-	first := func() { a = FibClosureFloor(n - 1) }
-	second := func() { b = FibClosureFloor(n - 2) }
-	publish(second)
+	first := func() { a = fibClosureFloor(n-1, sink) }
+	second := func() { b = fibClosureFloor(n-2, sink) }
+	sink.publish(second)
 	first()
 	second()
 	return a + b
 }
 
-// published keeps publish's argument reachable, so that the compiler
-// must heap-allocate it as a fork's job would be.
-//
-//lint:ignore U1000 written only: the store is what forces the allocation
-var published func()
+// closureSink keeps a published closure reachable, so that the compiler
+// must heap-allocate it as a fork's job would be. The padding keeps the
+// sinks of two threads off each other's cache lines.
+type closureSink struct {
+	//lint:ignore U1000 written only: the store is what forces the allocation
+	f func()
+	_ [120]byte
+}
+
+var floorSinks [2]closureSink
 
 //go:noinline
-func publish(f func()) { published = f }
+func (s *closureSink) publish(f func()) { s.f = f }
 
 // FibWaitGroup starts a goroutine for fib(n-1) at every level, computes
 // fib(n-2) itself and waits on a sync.WaitGroup. Its parallelism is

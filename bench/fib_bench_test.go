@@ -7,7 +7,8 @@ import (
 )
 
 // BenchmarkFib times fib(-fibn) with a fork at every level: serial, serial
-// with a closure fork's two allocations (closure-floor), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
+// with a closure fork's two allocations (closure-floor, and closure-floor2:
+// two of them at once on two threads), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
 func BenchmarkFib(b *testing.B) {
 	n, check := fibInput(b)
@@ -24,6 +25,17 @@ func BenchmarkFib(b *testing.B) {
 		for b.Loop() {
 			got = FibClosureFloor(n)
 		}
+		check(b, got)
+	})
+	fam.run("closure-floor2", 2, func(b *testing.B) {
+		// ns/op is the time of two fib(n) at once on two threads: twice
+		// the time per fib(n) (FibClosureFloor2).
+		var got int64
+		withProcs(2, func() {
+			for b.Loop() {
+				got = FibClosureFloor2(n)
+			}
+		})
 		check(b, got)
 	})
 

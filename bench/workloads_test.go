@@ -43,6 +43,7 @@ func TestFibKernels(t *testing.T) {
 	}{
 		{"serial", FibSerial, false},
 		{"closure-floor", FibClosureFloor, false},
+		{"closure-floor2", FibClosureFloor2, false},
 		{"call", FibCall, true},
 		{"join", FibJoin, true},
 		{"waitgroup", FibWaitGroup, false},

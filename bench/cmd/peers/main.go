@@ -4,6 +4,7 @@
 //	go-spindle-call fib n=32 threads=2 ms=12.3 result=2178309
 //	go-spindle-join fib n=32 threads=2 ms=45.6 result=2178309
 //	go-closure-floor fib n=32 threads=1 ms=150.2 result=2178309
+//	go-closure-floor2 fib n=32 threads=2 ms=120.1 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
 //	go-spindle-spawn uts-t3 threads=2 ms=567.8 nodes=4112897
 //	go-spindle filter n=10000000 threads=2 ms=40.1 kept=6664676
@@ -178,21 +179,34 @@ func runFib(c settings, p *pool.Pool) error {
 	}{
 		{"go-spindle-call", bench.FibCall},
 		{"go-spindle-join", bench.FibJoin},
-		// Not a runtime: serial fib with the two allocations per fork that
+		// Not runtimes: serial fib with the two allocations per fork that
 		// any closure-based fork costs in Go (bench.FibClosureFloor),
-		// printed at threads=1 only, next to go-spindle-join.
+		// printed at threads=1, next to go-spindle-join; at threads=2 the
+		// time per fib(n) of two such at once on two threads
+		// (bench.FibClosureFloor2), the floor of a closure fork's time
+		// at two workers.
 		{"go-closure-floor", bench.FibClosureFloor},
+		{"go-closure-floor2", bench.FibClosureFloor2},
 	}
 	want := bench.FibExpected(c.fibN)
 	for _, f := range fibs {
-		if f.name == "go-closure-floor" && c.threads != 1 {
-			continue
+		floor, runs := strings.HasPrefix(f.name, "go-closure-floor"), 1
+		switch f.name {
+		case "go-closure-floor":
+			if c.threads != 1 {
+				continue
+			}
+		case "go-closure-floor2":
+			if c.threads != 2 {
+				continue
+			}
+			runs = 2
 		}
 		var got int64
 		t, err := bench.Time(c.warmup, c.reps, nil,
 			func() {
-				if f.name == "go-closure-floor" {
-					got = f.fib(c.fibN) // serial: on the calling goroutine
+				if floor {
+					got = f.fib(c.fibN) // not on the pool
 					return
 				}
 				p.Run(func() { got = f.fib(c.fibN) })
@@ -207,7 +221,7 @@ func runFib(c settings, p *pool.Pool) error {
 			return err
 		}
 		fmt.Printf("%s fib n=%d threads=%d ms=%.1f result=%d\n",
-			f.name, c.fibN, c.threads, bench.Ms(bench.Best(t)), got)
+			f.name, c.fibN, c.threads, bench.Ms(bench.Best(t))/float64(runs), got)
 	}
 	return nil
 }
