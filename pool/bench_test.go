@@ -82,9 +82,11 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 // (2 workers, idle for 2 ms) takes to start running, and, on Linux, in the
 // same iterations, the floor: how long a goroutine locked to its thread
 // and asleep in the futex system call for 2 ms takes to run once woken
-// (futexSleeper). The two alternate, so that both see the same machine
-// (a VM's idle vCPUs wake in about 5 or about 30 us, depending on how
-// deeply they slept). It reports both medians and their ratio.
+// (futexSleeper.wake), and how long a task handed to that goroutine
+// through a queue takes to start (futexSleeper.handoff: the least any pool
+// of sleeping threads does). The three alternate, so that all see the same
+// machine (a VM's idle vCPUs wake in about 5 or about 30 us, depending on
+// how deeply they slept). It reports the medians and the ratios.
 func BenchmarkSpawnStart(b *testing.B) {
 	p, err := pool.New(pool.WithWorkers(2))
 	if err != nil {
@@ -97,6 +99,7 @@ func BenchmarkSpawnStart(b *testing.B) {
 	}
 	samples := make([]time.Duration, 0, b.N)
 	floors := make([]time.Duration, 0, b.N)
+	handoffs := make([]time.Duration, 0, b.N)
 	started := make(chan time.Duration, 1)
 	for b.Loop() {
 		b.StopTimer()
@@ -109,14 +112,18 @@ func BenchmarkSpawnStart(b *testing.B) {
 			b.StopTimer()
 			time.Sleep(2 * time.Millisecond)
 			floors = append(floors, floor.wake())
+			time.Sleep(2 * time.Millisecond)
+			handoffs = append(handoffs, floor.handoff())
 			b.StartTimer()
 		}
 	}
 	spawn := reportLatency(b, samples)
 	if floor != nil {
-		futex := median(floors)
+		futex, handoff := median(floors), median(handoffs)
 		b.ReportMetric(float64(futex.Nanoseconds())/1e3, "futex-median-us")
 		b.ReportMetric(float64(spawn)/float64(futex), "x-futex")
+		b.ReportMetric(float64(handoff.Nanoseconds())/1e3, "handoff-median-us")
+		b.ReportMetric(float64(spawn)/float64(handoff), "x-handoff")
 	}
 }
 

@@ -8,6 +8,7 @@ import "time"
 // is none (startFutexSleeper returns nil).
 type futexSleeper struct{}
 
-func startFutexSleeper() *futexSleeper    { return nil }
-func (*futexSleeper) wake() time.Duration { return 0 }
-func (*futexSleeper) close()              {}
+func startFutexSleeper() *futexSleeper       { return nil }
+func (*futexSleeper) wake() time.Duration    { return 0 }
+func (*futexSleeper) handoff() time.Duration { return 0 }
+func (*futexSleeper) close()                 {}
