@@ -210,8 +210,31 @@ func (d *ChaseLev[T]) grow(old *ring[T], t, b int64) *ring[T] {
 // Only the owner may call it.
 func (d *ChaseLev[T]) Pop() *T {
 	b := d.bottom.Load() - 1
+	// Look at top first. It only grows, so a deque seen empty stays empty
+	// until our next Push, and one seen holding a single item holds at
+	// most that item: in both cases bottom need not move. The general path
+	// below stores bottom twice when it meets the last item (reserve, then
+	// restore), and a seq-cst store is an XCHG on amd64, a full barrier:
+	// for a deque that holds one item at a time (a task per tree node,
+	// pushed and popped in turn) these checks take the pop from three
+	// atomic read-modify-writes to one, and an empty pop from two to none.
+	t := d.top.Load()
+	if t > b {
+		return nil
+	}
 	r := d.ring.Load()
-	// Reserve index b before looking at top. This store and the load of
+	if t == b {
+		// The last item: claim it the way a thief does, by advancing top,
+		// which every claimant of index t must CAS. Read it first: once
+		// top has moved, a Push of ours may reuse the slot. bottom stays
+		// b+1 == top afterwards, an empty deque, whoever wins.
+		v := r.slot(b).Load()
+		if d.top.CompareAndSwap(t, t+1) {
+			return v
+		}
+		return nil
+	}
+	// Reserve index b before looking at top again. This store and the load of
 	// top below are the store-load pair that the C11 version separates
 	// with a seq-cst fence; in Go both are seq-cst atomics, so they cannot
 	// be reordered and every thread agrees on one order of all of them.
@@ -220,7 +243,7 @@ func (d *ChaseLev[T]) Pop() *T {
 	// thief's advanced top or the thief sees our lowered bottom, never
 	// neither (the store-buffering / Dekker pattern).
 	d.bottom.Store(b)
-	t := d.top.Load()
+	t = d.top.Load()
 	if t > b {
 		// Empty (t == b+1). Undo the reservation.
 		d.bottom.Store(b + 1)
