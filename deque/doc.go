@@ -39,12 +39,16 @@
 //     the slot at top, then tries CAS(top, t, t+1). Only a successful CAS
 //     makes the item its own; otherwise it returns Retry and discards what
 //     it read, which may be stale.
-//   - Pop first reserves the newest index by storing bottom-1, then reads
-//     top. If top is still below the reserved index, no thief can reach it
-//     and the item is the owner's without a CAS. If they are equal, it is
-//     the last item and the owner competes for it like a thief, by CAS on
-//     top, then puts bottom back to top. If top is above it, the deque was
-//     empty and Pop undoes its reservation.
+//   - Pop first reads top. Top only grows, so if the deque looks empty it
+//     stays empty (Pop returns nil), and if it looks like one item the
+//     owner competes for it like a thief, by CAS on top, without touching
+//     bottom. Otherwise it reserves the newest index by storing bottom-1,
+//     then reads top again. If top is still below the reserved index, no
+//     thief can reach it and the item is the owner's without a CAS. If
+//     they are equal (thieves took the others meanwhile), it is the last
+//     item and the owner competes for it by CAS on top, then puts bottom
+//     back to top. If top is above it, the deque became empty and Pop
+//     undoes its reservation.
 //
 // # Memory ordering
 //
@@ -80,8 +84,10 @@
 //
 // The price of seq-cst everywhere is that on amd64 every atomic store is an
 // XCHG, a full barrier, where C11 would emit plain moves for the relaxed
-// and release stores: Push is two such stores, Pop two or three plus a CAS
-// for the last item. That is most of what a Push and Pop pair costs.
+// and release stores: Push is two such stores, Pop of one of several items
+// one (two plus a CAS when thieves race it to the last item), Pop of an item
+// seen alone just the CAS, and Pop of an empty deque none. That is most of
+// what a Push and Pop pair costs.
 //
 // # Memory management
 //
