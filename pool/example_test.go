@@ -133,6 +133,21 @@ func ExampleWithPinning() {
 	// Output: 50005000
 }
 
+func ExampleWithLockedThreads() {
+	// Workers as ordinary goroutines: for tasks that allocate (a closure
+	// per spawned task, say), the garbage collector's preemptions then
+	// cost no thread hand-offs. Results do not change.
+	p, err := pool.New(pool.WithWorkers(2), pool.WithLockedThreads(false))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+	var total int
+	p.Run(func() { total = exSum(exOneToN(10_000)) })
+	fmt.Println(total)
+	// Output: 50005000
+}
+
 func ExampleWithPanicHandler() {
 	// A detached task has no caller to re-panic in: its panic goes to the
 	// handler, as a *pool.PanicError.

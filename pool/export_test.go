@@ -4,7 +4,16 @@ import (
 	"slices"
 	"sync/atomic"
 	"time"
+
+	"github.com/spindle-go/spindle/runtime"
 )
+
+// WorkerLocked reports whether the calling goroutine is a worker locked to
+// its OS thread.
+func WorkerLocked() bool {
+	w := runtime.CurrentWorker()
+	return w != nil && w.Locked()
+}
 
 // MeasureStealCost measures what StealCost documents.
 var MeasureStealCost = measureStealCost

@@ -2,8 +2,8 @@
 // fork-join work (Join, Scope, Spawn, Run), futures (Submit) and blocking
 // calls (Block) with work stealing.
 //
-// A Pool has one worker per OS thread (runtime.LockOSThread), each owning a
-// Chase-Lev deque. Join pushes its second function on the caller's deque,
+// A Pool has one worker per OS thread (runtime.LockOSThread; see
+// WithLockedThreads), each owning a Chase-Lev deque. Join pushes its second function on the caller's deque,
 // runs the first, then takes the second back and runs it too unless an idle
 // worker stole it meanwhile; a worker whose half was stolen runs other work
 // until it is done, so nested joins never block a thread while work exists
@@ -70,6 +70,21 @@ func WithWorkers(n int) Option {
 // process's affinity set. Linux only; ignored elsewhere.
 func WithPinning(on bool) Option {
 	return func(c *config) error { c.Pin = on; return nil }
+}
+
+// WithLockedThreads(false) runs the workers as ordinary goroutines instead
+// of goroutines locked to their OS threads (the default, true). Every
+// time the Go scheduler preempts a locked worker (each garbage
+// collection stops and scans every goroutine; sysmon preempts goroutines
+// that run for 10 ms; a GC worker takes a P) the worker's P moves to
+// another thread and back, which costs 3 to 45 us on the 2-vCPU test
+// machine against 0.1 us for an ordinary goroutine (a Gosched round trip).
+// Unlocked workers are faster where tasks allocate and the collector runs
+// often, and a Run from outside returns sooner on a busy pool; a task
+// spawned on a sleeping pool starts later. docs/performance.md has the
+// figures. WithPinning needs locked threads: New fails if both are asked.
+func WithLockedThreads(on bool) Option {
+	return func(c *config) error { c.Unlocked = !on; return nil }
 }
 
 // WithPanicHandler sets the function that receives the panics of detached

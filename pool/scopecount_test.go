@@ -76,16 +76,20 @@ func (tr *scopeTree) task(s *pool.Scope, depth int, r *rand.Rand) {
 }
 
 // TestScopeEndIsExact runs many random scope trees on pools of several
-// sizes and checks, for each, that Scope returns only after every task
-// has run.
+// sizes, with workers locked to their threads and not, and checks, for
+// each, that Scope returns only after every task has run.
 func TestScopeEndIsExact(t *testing.T) {
 	rounds := 300
 	if stressRace {
 		rounds = 60
 	}
-	for _, workers := range []int{1, 2, 4, 8} {
-		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			p := newPool(t, pool.WithWorkers(workers))
+	for _, c := range []struct {
+		workers int
+		locked  bool
+	}{{1, true}, {2, true}, {4, true}, {8, true}, {2, false}, {4, false}} {
+		workers := c.workers
+		t.Run(fmt.Sprintf("workers=%d/locked=%v", workers, c.locked), func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(workers), pool.WithLockedThreads(c.locked))
 			watchdog(t, func() {
 				for round := range rounds {
 					tr := &scopeTree{}

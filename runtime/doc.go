@@ -10,7 +10,9 @@
 //
 // A Registry owns N workers. Each is a goroutine that calls
 // runtime.LockOSThread and never unlocks, so it has an OS thread to itself
-// for its whole life and the thread ends with it (Close). A worker owns a
+// for its whole life and the thread ends with it (Close); with
+// Config.Unlocked workers are ordinary goroutines, which the Go scheduler
+// preempts without moving its P between threads. A worker owns a
 // deque.ChaseLev of *Job: it pushes and pops at the bottom, thieves steal
 // from the top. Optionally (Config.Pin) worker i is bound to the i-th CPU of
 // the process's affinity set.

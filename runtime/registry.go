@@ -16,6 +16,14 @@ import (
 type Config struct {
 	Workers int  // 1..MaxWorkers
 	Pin     bool // bind worker i to the i-th CPU of the affinity set (Linux)
+	// Unlocked runs the workers as ordinary goroutines instead of
+	// goroutines locked to their OS threads. A locked worker that the Go
+	// scheduler preempts (for a garbage collection's stop or stack scan,
+	// sysmon's 10 ms slice, a GC worker that needs its P) hands its P to
+	// another thread and back, 3-45 us each on the test VM against 0.1 us
+	// for a goroutine; allocation-heavy tasks at two workers meet dozens
+	// of such preemptions per collection. Pin needs locked threads.
+	Unlocked bool
 	// PanicHandler receives the *PanicError of a detached task. Nil means
 	// crash the program with it, as an unrecovered goroutine panic would.
 	PanicHandler func(v any)
@@ -85,10 +93,13 @@ type Registry struct {
 }
 
 // NewRegistry starts cfg.Workers workers and returns once every one of them
-// runs on its own locked thread.
+// runs (on its own locked thread unless cfg.Unlocked).
 func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
+	}
+	if cfg.Pin && cfg.Unlocked {
+		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
 	}
 	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace}
@@ -152,17 +163,21 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		if len(cpus) > 0 {
 			cpu = cpus[i%len(cpus)]
 		}
-		go w.start(cpu, &started)
+		go w.start(cpu, !cfg.Unlocked, &started)
 	}
 	started.Wait()
 	return r, nil
 }
 
-// start is the worker goroutine. It never unlocks its thread: when the
-// goroutine returns, Go terminates the thread with it, which is how Close
-// releases the pool's threads.
-func (w *Worker) start(cpu int, started *sync.WaitGroup) {
-	goruntime.LockOSThread()
+// start is the worker goroutine. If lock is set it locks its thread and
+// never unlocks it: when the goroutine returns, Go terminates the thread
+// with it, which is how Close releases the pool's threads. An unlocked
+// worker's thread goes back to the Go scheduler instead.
+func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
+	if lock {
+		goruntime.LockOSThread()
+		w.locked = true
+	}
 	if cpu >= 0 {
 		pinThread(cpu)
 	}

@@ -9,7 +9,8 @@ import (
 )
 
 // Worker is one thread of a registry: a goroutine locked to its OS thread
-// for its whole life, owning a Chase-Lev deque of jobs.
+// for its whole life (unless Config.Unlocked), owning a Chase-Lev deque of
+// jobs.
 //
 // Only the worker's own goroutine touches its unexported fields, except
 // the deque's steal end, the counters and terminate, which are concurrent.
@@ -86,6 +87,10 @@ type Worker struct {
 	// never on a fork path.
 	analysing bool
 
+	// locked is set when the worker goroutine locked its thread (the
+	// default; see Config.Unlocked).
+	locked bool
+
 	// curLevel is the priority level of the job this worker is running
 	// (0 outside any job); see priority.go.
 	curLevel int
@@ -105,6 +110,9 @@ type Worker struct {
 
 	_ [falseSharingRange]byte
 }
+
+// Locked reports whether the worker runs locked to its OS thread.
+func (w *Worker) Locked() bool { return w.locked }
 
 // Registry returns the registry the worker belongs to.
 func (w *Worker) Registry() *Registry { return w.reg }
