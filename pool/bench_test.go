@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -222,6 +223,37 @@ func BenchmarkTrace(b *testing.B) {
 				p.Run(func() { fibCall(27) })
 			}
 			b.ReportMetric(float64(events.Load())/float64(b.N), "events/op")
+		})
+	}
+}
+
+// BenchmarkPreemptHandOff is what a preemption costs a worker (a GC's stop
+// or stack scan, sysmon, a GC worker taking the P): a goroutine's
+// runtime.Gosched round trip, on a goroutine locked to its thread (as
+// workers are by default: the P moves to another thread and back) and on
+// an ordinary one (WithLockedThreads(false)), at GOMAXPROCS 2 with nothing
+// else to run. It reports the median of b.N round trips.
+func BenchmarkPreemptHandOff(b *testing.B) {
+	for _, locked := range []bool{true, false} {
+		b.Run(fmt.Sprintf("locked=%v", locked), func(b *testing.B) {
+			defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(2))
+			samples := make([]time.Duration, 0, b.N)
+			done := make(chan struct{})
+			b.ResetTimer()
+			go func() {
+				defer close(done)
+				if locked {
+					goruntime.LockOSThread()
+					defer goruntime.UnlockOSThread()
+				}
+				for range b.N {
+					t0 := time.Now()
+					goruntime.Gosched()
+					samples = append(samples, time.Since(t0))
+				}
+			}()
+			<-done
+			b.ReportMetric(float64(median(samples).Nanoseconds())/1e3, "median-us")
 		})
 	}
 }
