@@ -12,6 +12,10 @@
 //	go-spindle map-sum n=10000000 threads=2 ms=6.3 sum=331928707760975088
 //	go-spindle sort-stable n=10000000 threads=2 ms=557.0 stable=ok
 //
+// go-spindle-join-unlocked and go-spindle-spawn-unlocked are go-spindle-join
+// and go-spindle-spawn on a pool of workers that are not locked to their
+// threads (pool.WithLockedThreads(false)).
+//
 // UTS rows (uts-t1, uts-t3, the sample trees T1 and T3): go-spindle-spawn
 // (a Scope.Spawn per node, one scope), go-spindle-spawnmany (a
 // Scope.SpawnMany per node), go-spindle-call (forkjoin.Call halving child
@@ -172,6 +176,14 @@ func run(c settings) error {
 	return nil
 }
 
+// unlockedPool starts a pool like run's but with
+// pool.WithLockedThreads(false), for the -unlocked rows. Each workload
+// that has such a row starts its own when it gets there, so that the rows
+// before it do not share the machine with its sleeping workers.
+func unlockedPool(c settings) (*pool.Pool, error) {
+	return pool.New(pool.WithWorkers(c.threads), pool.WithLockedThreads(false))
+}
+
 func runFib(c settings, p *pool.Pool) error {
 	fibs := []struct {
 		name string
@@ -187,6 +199,10 @@ func runFib(c settings, p *pool.Pool) error {
 		// at two workers.
 		{"go-closure-floor", bench.FibClosureFloor},
 		{"go-closure-floor2", bench.FibClosureFloor2},
+		// pool.Join on workers that are not locked to their threads
+		// (pool.WithLockedThreads(false)), last so that no other row runs
+		// beside its pool's sleeping workers.
+		{"go-spindle-join-unlocked", bench.FibJoin},
 	}
 	want := bench.FibExpected(c.fibN)
 	for _, f := range fibs {
@@ -202,6 +218,15 @@ func runFib(c settings, p *pool.Pool) error {
 			}
 			runs = 2
 		}
+		on := p
+		if strings.HasSuffix(f.name, "-unlocked") {
+			up, err := unlockedPool(c)
+			if err != nil {
+				return err
+			}
+			defer up.Close()
+			on = up
+		}
 		var got int64
 		t, err := bench.Time(c.warmup, c.reps, nil,
 			func() {
@@ -209,7 +234,7 @@ func runFib(c settings, p *pool.Pool) error {
 					got = f.fib(c.fibN) // not on the pool
 					return
 				}
-				p.Run(func() { got = f.fib(c.fibN) })
+				on.Run(func() { got = f.fib(c.fibN) })
 			},
 			func() error {
 				if got != want {
@@ -245,16 +270,17 @@ func runQuicksort(c settings, p *pool.Pool) error {
 // checks each count against the published one.
 func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 	type style struct {
-		runtime string
-		search  func(*bench.UTSTree) int64
-		onPool  bool
-		trees   int // searches per call of search (its time is divided by it)
+		runtime  string
+		search   func(*bench.UTSTree) int64
+		onPool   bool
+		unlocked bool // on a pool of its own with pool.WithLockedThreads(false)
+		trees    int  // searches per call of search (its time is divided by it)
 	}
 	styles := []style{
-		{"go-spindle-spawn", bench.UTSSpawn, true, 1},
-		{"go-spindle-spawnmany", bench.UTSSpawnMany, true, 1},
-		{"go-spindle-call", bench.UTSCall, true, 1},
-		{"go-spindle-join", bench.UTSJoin, true, 1},
+		{"go-spindle-spawn", bench.UTSSpawn, true, false, 1},
+		{"go-spindle-spawnmany", bench.UTSSpawnMany, true, false, 1},
+		{"go-spindle-call", bench.UTSCall, true, false, 1},
+		{"go-spindle-join", bench.UTSJoin, true, false, 1},
 	}
 	// The closure floors are not runtimes: what a node's closure
 	// allocation costs by itself, serially at threads=1, and at threads=2
@@ -264,21 +290,31 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 	// every node to the heap), the fair baseline for the Go rows.
 	switch c.threads {
 	case 1:
-		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false, 1},
-			style{"go-closure-floor", bench.UTSClosureFloor, false, 1})
+		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false, false, 1},
+			style{"go-closure-floor", bench.UTSClosureFloor, false, false, 1})
 	case 2:
-		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false, 2})
+		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false, false, 2})
 	}
+	// Last, so that no other row runs beside its pool's sleeping workers:
+	// a Spawn per node on workers that are not locked to their threads.
+	styles = append(styles, style{"go-spindle-spawn-unlocked", bench.UTSSpawn, true, true, 1})
 	for _, st := range styles {
+		var search func()
 		var got int64
-		t, err := bench.Time(c.warmup, c.reps, nil,
-			func() {
-				if !st.onPool {
-					got = st.search(tree)
-					return
-				}
-				p.Run(func() { got = st.search(tree) })
-			},
+		switch {
+		case !st.onPool:
+			search = func() { got = st.search(tree) }
+		case st.unlocked:
+			up, err := unlockedPool(c)
+			if err != nil {
+				return err
+			}
+			defer up.Close()
+			search = func() { up.Run(func() { got = st.search(tree) }) }
+		default:
+			search = func() { p.Run(func() { got = st.search(tree) }) }
+		}
+		t, err := bench.Time(c.warmup, c.reps, nil, search,
 			func() error {
 				if got != tree.Want.Nodes {
 					return fmt.Errorf("%s %s: counted %d nodes, published %d", st.runtime, name, got, tree.Want.Nodes)
