@@ -170,11 +170,14 @@ func measure(name string, cfg config) *thesisResult {
 }
 
 // runOwner fills d to capacity (or until full) and drains it, over and over,
-// until stop is set.
+// until stop is set, and at least once: on a loaded machine the stealers,
+// spinning, can keep the owner off the CPU for a whole short run (the
+// bench module's race tests, 30 ms per deque, once saw an owner that
+// pushed nothing).
 func runOwner(d deque.Deque[item], pool []*item, capacity int, stop *atomic.Bool) ownerResult {
 	res := ownerResult{push: newSampler(0x9e3779b9), pop: newSampler(0x7f4a7c15)}
 	next := 0
-	for !stop.Load() {
+	for first := true; first || !stop.Load(); first = false {
 		res.rounds++
 		for k := 0; k < capacity; k++ {
 			it := pool[next]
