@@ -84,28 +84,31 @@ func lookupFamily(name string) family {
 // first; others follow in the order of the input.
 var runtimeOrder = []string{
 	"go-spindle-call", "go-spindle-do", "go-spindle-spawnmany", "go-spindle-spawn",
-	"go-spindle-join", "go-spindle", "go-closure-floor", "go-spindle-serial",
+	"go-spindle-spawn-unlocked", "go-spindle-join", "go-spindle-join-unlocked",
+	"go-spindle", "go-closure-floor", "go-spindle-serial",
 	"rust-rayon", "rust-rayon-scope", "java-forkjoin", "cpp-tbb", "cpp-openmp",
 	"go-waitgroup", "go-errgroup",
 }
 
 // labels are the names the charts show for the known runtimes.
 var labels = map[string]string{
-	"go-spindle-call":      "spindle forkjoin.Call",
-	"go-spindle-do":        "spindle forkjoin.Do",
-	"go-spindle-join":      "spindle pool.Join (closures)",
-	"go-spindle-spawn":     "spindle Scope.Spawn",
-	"go-spindle-spawnmany": "spindle Scope.SpawnMany",
-	"go-spindle-serial":    "Go serial, no allocation",
-	"go-spindle":           "spindle",
-	"go-closure-floor":     "Go closure allocations only",
-	"rust-rayon":           "Rayon join",
-	"rust-rayon-scope":     "Rayon scope.spawn",
-	"java-forkjoin":        "Java ForkJoinPool",
-	"cpp-tbb":              "C++ oneTBB",
-	"cpp-openmp":           "C++ OpenMP tasks",
-	"go-waitgroup":         "goroutine + WaitGroup",
-	"go-errgroup":          "Go errgroup",
+	"go-spindle-call":           "spindle forkjoin.Call",
+	"go-spindle-do":             "spindle forkjoin.Do",
+	"go-spindle-join":           "spindle pool.Join (closures)",
+	"go-spindle-spawn":          "spindle Scope.Spawn",
+	"go-spindle-spawnmany":      "spindle Scope.SpawnMany",
+	"go-spindle-spawn-unlocked": "spindle Scope.Spawn, unlocked workers",
+	"go-spindle-join-unlocked":  "spindle pool.Join, unlocked workers",
+	"go-spindle-serial":         "Go serial, no allocation",
+	"go-spindle":                "spindle",
+	"go-closure-floor":          "Go closure allocations only",
+	"rust-rayon":                "Rayon join",
+	"rust-rayon-scope":          "Rayon scope.spawn",
+	"java-forkjoin":             "Java ForkJoinPool",
+	"cpp-tbb":                   "C++ oneTBB",
+	"cpp-openmp":                "C++ OpenMP tasks",
+	"go-waitgroup":              "goroutine + WaitGroup",
+	"go-errgroup":               "Go errgroup",
 }
 
 // aliases are runtimes drawn in the row of another: the closure floor
