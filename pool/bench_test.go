@@ -1,6 +1,7 @@
 package pool_test
 
 import (
+	"flag"
 	"fmt"
 	goruntime "runtime"
 	"slices"
@@ -10,6 +11,10 @@ import (
 
 	"github.com/spindle-go/spindle/pool"
 )
+
+// unlockedWorkers makes BenchmarkRunRoundTrip and BenchmarkSpawnStart use
+// workers that are not locked to their threads (pool.WithLockedThreads).
+var unlockedWorkers = flag.Bool("unlocked", false, "latency benchmarks: workers not locked to their threads (pool.WithLockedThreads(false))")
 
 func serialFib(n int) int {
 	if n < 2 {
@@ -58,7 +63,7 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 		pause time.Duration
 	}{{"awake", 0}, {"sleeping", 2 * time.Millisecond}} {
 		b.Run(tc.name, func(b *testing.B) {
-			p, err := pool.New(pool.WithWorkers(2))
+			p, err := pool.New(pool.WithWorkers(2), pool.WithLockedThreads(!*unlockedWorkers))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -90,7 +95,7 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 // how deeply they slept). It reports the medians and the ratios; ns/op
 // is the spawn's alone.
 func BenchmarkSpawnStart(b *testing.B) {
-	p, err := pool.New(pool.WithWorkers(2))
+	p, err := pool.New(pool.WithWorkers(2), pool.WithLockedThreads(!*unlockedWorkers))
 	if err != nil {
 		b.Fatal(err)
 	}
