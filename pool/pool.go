@@ -79,10 +79,11 @@ func WithPinning(on bool) Option {
 // that run for 10 ms; a GC worker takes a P) the worker's P moves to
 // another thread and back, which costs 3 to 45 us on the 2-vCPU test
 // machine against 0.1 us for an ordinary goroutine (a Gosched round trip).
-// Unlocked workers are faster where tasks allocate and the collector runs
-// often, and a Run from outside returns sooner on a busy pool; a task
-// spawned on a sleeping pool starts later. docs/performance.md has the
-// figures. WithPinning needs locked threads: New fails if both are asked.
+// Unlocked workers are faster where tasks allocate and two workers share
+// the collector, and a Run from outside returns sooner on an awake pool;
+// on one worker the same tasks ran up to 6% slower. docs/performance.md
+// has the figures. WithPinning needs locked threads: New fails if both
+// are asked.
 func WithLockedThreads(on bool) Option {
 	return func(c *config) error { c.Unlocked = !on; return nil }
 }
