@@ -1,6 +1,7 @@
 package pool_test
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"sync"
@@ -119,12 +120,22 @@ func TestDeepJoinChain(t *testing.T) {
 	})
 }
 
+// TestCloseLeavesNoGoroutineOrThread closes pools and checks that their
+// worker goroutines are gone, and with workers locked to their threads
+// (the default) that their threads are too. Unlocked workers' threads go
+// back to the Go scheduler, which keeps them.
 func TestCloseLeavesNoGoroutineOrThread(t *testing.T) {
+	for _, locked := range []bool{true, false} {
+		t.Run(fmt.Sprintf("locked=%v", locked), func(t *testing.T) { closeLeavesNothing(t, locked) })
+	}
+}
+
+func closeLeavesNothing(t *testing.T, locked bool) {
 	watchdog(t, func() {
 		goroutines := runtime.NumGoroutine()
 		var tids sync.Map // OS thread ids that ran pool tasks
 		for range 20 {
-			p, err := pool.New(pool.WithWorkers(3))
+			p, err := pool.New(pool.WithWorkers(3), pool.WithLockedThreads(locked))
 			require.NoError(t, err)
 			p.Scope(func(s *pool.Scope) {
 				for range 12 {
@@ -144,6 +155,9 @@ func TestCloseLeavesNoGoroutineOrThread(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 		assert.LessOrEqual(t, runtime.NumGoroutine(), goroutines)
+		if !locked {
+			return
+		}
 		// Every thread that ran a task was a worker's locked thread, which
 		// must have exited with its goroutine.
 		n := 0
