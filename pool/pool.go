@@ -199,8 +199,9 @@ func (p *Pool) Spawn(f func()) {
 }
 
 // Close stops accepting calls from outside the pool, waits for the calls in
-// progress and for detached tasks, then stops the workers and releases
-// their threads. It is idempotent. Called from one of p's workers it
+// progress and for detached tasks, then stops the workers and ends their
+// threads (unlocked workers' threads go back to the Go scheduler; see
+// WithLockedThreads). It is idempotent. Called from one of p's workers it
 // returns ErrCloseFromWorker and does nothing.
 func (p *Pool) Close() error { return p.reg.Close() }
 
