@@ -81,7 +81,8 @@ func WithPinning(on bool) Option {
 // machine against 0.1 us for an ordinary goroutine (a Gosched round trip).
 // Unlocked workers are faster where tasks allocate and two workers share
 // the collector, and a Run from outside returns sooner on an awake pool;
-// on one worker the same tasks ran up to 6% slower. docs/performance.md
+// on one worker they were within a few percent either way (6% slower in
+// one peers run, 1-6% faster in alternated benchmarks). docs/performance.md
 // has the figures. WithPinning needs locked threads: New fails if both
 // are asked.
 func WithLockedThreads(on bool) Option {
