@@ -77,8 +77,9 @@ func WithPinning(on bool) Option {
 // time the Go scheduler preempts a locked worker (each garbage
 // collection stops and scans every goroutine; sysmon preempts goroutines
 // that run for 10 ms; a GC worker takes a P) the worker's P moves to
-// another thread and back, which costs 3 to 45 us on the 2-vCPU test
-// machine against 0.1 us for an ordinary goroutine (a Gosched round trip).
+// another thread and back, which costs 4 to 47 us on the 2-vCPU test
+// machine against 0.1 us for an ordinary goroutine (a Gosched round trip,
+// BenchmarkPreemptHandOff).
 // Unlocked workers are faster where tasks allocate and two workers share
 // the collector, and a Run from outside returns sooner on an awake pool;
 // on one worker they were within a few percent either way (6% slower in
