@@ -257,18 +257,14 @@ func WorkerIndex() int {
 // no worker has started it when a returns); joins nested in b run on the
 // pool. Use Default().Join to run both on the pool.
 func Join(a, b func()) {
-	if a == nil {
-		nilFunc("pool.Join")
-	}
-	if b == nil {
-		nilFunc("pool.Join")
-	}
-	if w := runtime.CurrentWorker(); w != nil {
-		w.Join(a, b)
-		return
-	}
-	Default().reg.JoinOffPool("pool.Join", a, b)
+	// One call, so that Join inlines into the task and a fork makes a
+	// single call into the runtime (see runtime.JoinCurrent).
+	runtime.JoinCurrent("pool.Join", a, b, defaultRegistry)
 }
+
+// defaultRegistry is where pool.Join sends joins from goroutines that are
+// no worker.
+func defaultRegistry() *runtime.Registry { return Default().reg }
 
 // Spawn runs f detached on the current pool: Current().Spawn(f).
 func Spawn(f func()) {

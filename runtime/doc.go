@@ -27,7 +27,7 @@
 //
 // # Join
 //
-// Worker.Join(a, b) pushes b's job, runs a, then pops: if the job popped is
+// JoinCurrent(a, b) pushes b's job, runs a, then pops: if the job popped is
 // b's, nobody stole it and the worker runs b itself (the common case). Jobs
 // are pushed on a private stack first and only the oldest is kept exposed
 // on the public deque (Worker.Push explains this lazy publication), so the
@@ -54,7 +54,7 @@
 //
 // # The fork protocol
 //
-// Every two-way fork (Worker.Join; forkjoin.Call, Do and Join) follows
+// Every two-way fork (JoinCurrent; forkjoin.Call, Do and Join) follows
 // the same steps, spelled out in each rather than shared: a helper that
 // wrapped TryPush or TryTakeBack would exceed the compiler's inlining
 // budget and add a call to every fork. (ForChunks keeps its record the

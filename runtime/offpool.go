@@ -4,7 +4,7 @@ import "sync/atomic"
 
 // Joins from goroutines that are no worker.
 //
-// Worker.Join(a, b) calls a in place, so a and what it captures can live
+// JoinCurrent(a, b) calls a in place, so a and what it captures can live
 // on the caller's stack: in fib, the closure for a and the variable it
 // writes cost no allocation. A goroutine that is no worker keeps that
 // property by running a itself: JoinOffPool injects b into the registry,
@@ -55,7 +55,7 @@ func (j *offPoolB) Run() {
 // no worker of any registry: a on the calling goroutine, b on a worker of
 // r or, if none has started it by the time a returns, on the caller too.
 // It returns when both have returned (b runs even if a panicked, as in
-// Worker.Join); a panic in a wins over one in b. Nested joins inside a run the same
+// JoinCurrent); a panic in a wins over one in b. Nested joins inside a run the same
 // way (the caller is still no worker); those inside b run on r.
 func (r *Registry) JoinOffPool(call string, a, b func()) {
 	r.enter(call)

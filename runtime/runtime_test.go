@@ -87,7 +87,7 @@ func TestPublicationModes(t *testing.T) {
 		r, err := NewRegistry(Config{Workers: 2, EagerPublish: eager})
 		require.NoError(t, err)
 		var sum int
-		r.Run("test", func() { sum = joinSum(CurrentWorker(), 0, 1<<14) })
+		r.Run("test", func() { sum = joinSum(0, 1<<14) })
 		assert.Equal(t, (1<<14)*(1<<14-1)/2, sum, "eager=%v", eager)
 		var spawned atomic.Int64
 		r.Scope("test", func(s *Scope) {
@@ -105,13 +105,13 @@ func TestPublicationModes(t *testing.T) {
 	}
 }
 
-func joinSum(w *Worker, lo, hi int) int {
+func joinSum(lo, hi int) int {
 	if hi-lo == 1 {
 		return lo
 	}
 	mid := (lo + hi) / 2
 	var a, b int
-	w.Join(func() { a = joinSum(w, lo, mid) }, func() { b = joinSum(CurrentWorker(), mid, hi) })
+	JoinCurrent("joinSum", func() { a = joinSum(lo, mid) }, func() { b = joinSum(mid, hi) }, nil)
 	return a + b
 }
 
