@@ -101,9 +101,11 @@ type ChaseLev[T any] struct {
 // ring is a circular buffer of a power-of-two size. The slots are atomic
 // pointers: a thief reads a slot speculatively, before it has won the item,
 // and that read may run concurrently with the owner's write of the same
-// slot for a later index (the thief's CAS then fails). With plain memory
-// that would be a data race, which Go does not allow and the race detector
-// reports; atomic slots make it a benign, well-defined race.
+// slot for a later index (the thief's CAS then fails). Atomic reads make
+// that overlap a word-sized race at worst, which Go's memory model defines
+// (the read sees one of the values written); the owner writes slots
+// through storeSlot, a plain store on linux/amd64 and an atomic one
+// elsewhere and under the race detector (see the package doc).
 type ring[T any] struct {
 	mask  int64 // len(slots)-1; len(slots) is a power of two
 	slots []atomic.Pointer[T]
@@ -131,6 +133,7 @@ func NewChaseLev[T any](capacity int) *ChaseLev[T] {
 	default:
 		capacity = 1 << bits.Len(uint(capacity-1))
 	}
+	enableReleaseStores() // decided before any deque exists (see storeBottom)
 	d := new(ChaseLev[T])
 	d.ring.Store(newRing[T](capacity))
 	return d
@@ -139,6 +142,11 @@ func NewChaseLev[T any](capacity int) *ChaseLev[T] {
 // Push adds v at the bottom of the deque. Only the owner may call it. It
 // panics if v is nil, since nil is how Pop and Steal say "no item". It
 // allocates only when the deque is full and has to grow.
+//
+// On linux/amd64 Push is a release store, not a full barrier: a load the
+// owner makes after Push may be done before other threads see the item.
+// Code that relies on the pair (push, then load a word another thread
+// writes) needs SyncWithOwners on the other side.
 func (d *ChaseLev[T]) Push(v *T) {
 	if v == nil {
 		panic("deque: ChaseLev.Push of a nil item")
@@ -159,21 +167,24 @@ func (d *ChaseLev[T]) Push(v *T) {
 	// and any thief still reading it speculatively will fail its CAS on
 	// top because top has moved past that index for good.
 	//
-	// Skip the store when the slot already holds v: a seq-cst store is an
-	// XCHG on amd64, a full barrier, while the load is a plain move. Users
-	// that reuse their items (spindle's runtime pushes the same per-depth
-	// job records over and over, at the same indices) then pay one barrier
-	// per Push instead of two. Leaving the slot as it is publishes the same
-	// value a store would have, and any thief reading it sees v either way.
+	// Skip the store when the slot already holds v. Where slots are
+	// stored atomically (off amd64, and under the race detector) that
+	// store is a full barrier; everywhere it carries the GC's write
+	// barrier. Users that reuse their items (spindle's runtime pushes the
+	// same per-depth job records over and over, at the same indices) then
+	// pay neither. Leaving the slot as it is publishes the same value a
+	// store would have, and any thief reading it sees v either way.
 	if s := r.slot(b); s.Load() != v {
-		s.Store(v)
+		storeSlot(s, v)
 	}
-	// Publish. This store is ordered after the slot store above (the C11
-	// version needs a release fence here; Go's seq-cst store is at least a
-	// release). A thief that loads bottom and sees b+1 is therefore
-	// synchronized with it and sees v in the slot, and, because it loads
-	// ring after bottom, sees a ring at least as new as r.
-	d.bottom.Store(b + 1)
+	// Publish. This store must stay after the slot store above: a release
+	// (the C11 version has a release fence here). On linux/amd64 it is a
+	// plain move behind a call, which neither the compiler nor x86-TSO
+	// reorders with the earlier store; elsewhere it is Go's seq-cst store,
+	// at least a release. A thief that loads bottom and sees b+1 therefore
+	// sees v in the slot, and, because it loads ring after bottom, a ring
+	// at least as new as r.
+	storeBottom(&d.bottom, b+1)
 }
 
 // grow replaces the full ring old by one twice its size holding the items

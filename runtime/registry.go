@@ -107,6 +107,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if n := registries.Add(1); r.name == "" {
 		r.name = "pool-" + strconv.FormatUint(n, 10)
 	}
+	// The deques publish with release stores where they can; a worker
+	// turning sleepy must then sync with their owners before its last
+	// search, or it could sleep next to a job whose owner missed it
+	// (sleep's package doc, "Why no wake-up is lost").
+	r.sleep.FenceWhenSleepy(deque.SyncWithOwners)
 	if t := cfg.Trace; t != nil {
 		r.sleep.Observe(func(worker int, asleep bool) {
 			kind := EventWake

@@ -128,6 +128,19 @@
 //     search after p1, and comes back to search later itself. So J is not
 //     stranded: some awake worker will search after p1.
 //
+// That argument takes p1 < p2 from the poster's program order, which Go's
+// seq-cst atomics keep. A deque whose push is a release store (spindle's
+// Chase-Lev deque on linux/amd64) keeps it only for other stores: p2, a
+// load, may be done while p1 still sits in the poster's store buffer, and
+// then S can miss J while P misses S's odd JEC. The sleeper restores the
+// order with a heavy fence F between s1 and s2 (FenceWhenSleepy;
+// deque.SyncWithOwners, a membarrier system call), which makes every
+// running thread of the process execute a full barrier. P's barrier falls
+// after p1 in P's program order, so J is visible to s2, or before p1, so
+// p2 comes after F began, hence after s1, and P sees (and moves) S's odd
+// JEC: the case p2 < s3 above. The posters pay nothing for it; a worker
+// pays one system call each time it turns sleepy.
+//
 // Jobs injected from outside. The JEC argument needs the poster's
 // markActive to follow a push that the sleeper's last search could have
 // seen; the injector gets a second, simpler guard that does not depend on

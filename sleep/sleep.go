@@ -69,7 +69,19 @@ type Sleep struct {
 	// observer, if set (before the workers start), hears of every worker
 	// that blocks and every blocked worker woken. See Observe.
 	observer func(worker int, asleep bool)
+	// sleepyFence, if set (before the workers start), runs after a worker
+	// announces itself sleepy. See FenceWhenSleepy.
+	sleepyFence func()
 }
+
+// FenceWhenSleepy makes a worker call f right after it announces itself
+// sleepy (the JEC update) and before its last search for work. The
+// protocol assumes that a poster's publication of a job and its later
+// load of the counters are ordered store-then-load (package doc, "Why no
+// wake-up is lost"). A deque whose push is only a release store breaks
+// that; f must then restore the handshake from the sleeper's side
+// (deque.SyncWithOwners). Call it before the workers start.
+func (s *Sleep) FenceWhenSleepy(f func()) { s.sleepyFence = f }
 
 // Observe makes f hear of every worker that goes to sleep (asleep true,
 // called by that worker just before it blocks) and every sleeping worker
@@ -179,6 +191,9 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
 		// idle for the whole spin and yield phase anyway.
 		goruntime.Gosched()
 		st.jec = s.counters.markSleepy()
+		if f := s.sleepyFence; f != nil {
+			f()
+		}
 		st.rounds++
 	default:
 		s.sleep(st, latch, hasInjected)

@@ -72,6 +72,30 @@ func idleUntilSleepy(t *testing.T, s *Sleep, worker int) Idle {
 	return st
 }
 
+// TestFenceWhenSleepy checks where the sleepy fence runs: once per turn to
+// sleepy, after the JEC announces it (so a poster that loads the counters
+// after the fence sees the odd JEC), and not in the spin or yield rounds,
+// nor when the worker backs out of sleeping and turns sleepy again only
+// at its next announcement.
+func TestFenceWhenSleepy(t *testing.T) {
+	s := New(2)
+	var calls int
+	var sleepyAtFence []bool
+	s.FenceWhenSleepy(func() {
+		calls++
+		sleepyAtFence = append(sleepyAtFence, s.counters.load().sleepy())
+	})
+	st := idleUntilSleepy(t, s, 0)
+	assert.Equal(t, 1, calls, "fences in the first turn to sleepy")
+	s.NewInternalJobs(1, true) // a post: the sleep below backs out
+	var l Latch
+	s.NoWorkFound(&st, &l, noInjected)
+	assert.Equal(t, 1, calls, "fences after backing out of sleep")
+	s.NoWorkFound(&st, &l, noInjected) // announces sleepiness afresh
+	assert.Equal(t, 2, calls, "fences after the second announcement")
+	assert.Equal(t, []bool{true, true}, sleepyAtFence, "JEC odd when the fence runs")
+}
+
 // TestSleepAborted covers the ways a worker that announced itself sleepy
 // gives up sleeping without blocking: the single goroutine would hang if it
 // blocked.
