@@ -126,6 +126,9 @@ var linVariants = []linVariant{
 	{name: "ChaseLev", make: func(rng *rand.Rand) (Deque[int], spec) {
 		return NewChaseLev[int](1 + rng.IntN(3)), &sliceSpec{}
 	}},
+	{name: "ChaseLevRelease", make: func(rng *rand.Rand) (Deque[int], spec) {
+		return releaseChaseLev[int](1 + rng.IntN(3)), &sliceSpec{}
+	}},
 	{name: "ABP", make: func(rng *rand.Rand) (Deque[int], spec) {
 		c := 4 + rng.IntN(8) // small: histories fill it and reset it
 		return NewABP[int](c), &abpSpec{capacity: c}

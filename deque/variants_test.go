@@ -33,6 +33,14 @@ var variants = []variant{
 		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
 	},
 	{
+		// Release pushes (PublishWithRelease): seq-cst ChaseLev where the
+		// platform does not grant them.
+		name:    "ChaseLevRelease",
+		make:    func(c, _ int) Deque[int] { return releaseChaseLev[int](c) },
+		tracked: func(c, _ int) Deque[tracked] { return releaseChaseLev[tracked](c) },
+		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
+	},
+	{
 		name:    "ABP",
 		make:    func(c, _ int) Deque[int] { return NewABP[int](c) },
 		tracked: func(c, _ int) Deque[tracked] { return NewABP[tracked](c) },
@@ -233,4 +241,12 @@ func deref0(p *int) int {
 		return 0
 	}
 	return *p
+}
+
+// releaseChaseLev returns a ChaseLev that publishes with release stores
+// where the platform allows.
+func releaseChaseLev[T any](capacity int) *ChaseLev[T] {
+	d := NewChaseLev[T](capacity)
+	d.PublishWithRelease()
+	return d
 }

@@ -107,10 +107,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if n := registries.Add(1); r.name == "" {
 		r.name = "pool-" + strconv.FormatUint(n, 10)
 	}
-	// The deques publish with release stores where they can; a worker
-	// turning sleepy must then sync with their owners before its last
-	// search, or it could sleep next to a job whose owner missed it
-	// (sleep's package doc, "Why no wake-up is lost").
+	// The workers' deques publish with release stores where they can
+	// (newWorkerDeque); a worker turning sleepy must then sync with their
+	// owners before its last search, or it could sleep next to a job
+	// whose owner missed it (sleep's package doc, "Why no wake-up is
+	// lost").
 	r.sleep.FenceWhenSleepy(deque.SyncWithOwners)
 	if t := cfg.Trace; t != nil {
 		r.sleep.Observe(func(worker int, asleep bool) {
@@ -140,7 +141,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		w := &Worker{
 			reg:   r,
 			index: i,
-			deque: deque.NewChaseLev[Job](256),
+			deque: newWorkerDeque(256),
 			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
 			// Room for 64 private jobs before the first growth.
 			private: make([]*Job, 64),
@@ -156,7 +157,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			}
 		}
 		for l := range w.levels {
-			w.levels[l] = deque.NewChaseLev[Job](64)
+			w.levels[l] = newWorkerDeque(64)
 		}
 		w.terminate.owner = w
 		r.workers[i] = w
@@ -377,4 +378,15 @@ func (r *Registry) Stats() Stats {
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
 	return st
+}
+
+// newWorkerDeque returns a worker's Chase-Lev deque, publishing with
+// release stores where the platform allows (deque.PublishWithRelease):
+// a public push, every spawned task, then costs no full barrier. The sleep
+// protocol, which relied on that barrier, gets it back from the sleepy
+// side (FenceWhenSleepy above, and sleep.Sleep's newJobs).
+func newWorkerDeque(capacity int) *deque.ChaseLev[Job] {
+	d := deque.NewChaseLev[Job](capacity)
+	d.PublishWithRelease()
+	return d
 }

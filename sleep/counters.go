@@ -61,6 +61,11 @@ type atomicCounters struct{ v atomic.Uint64 }
 
 func (a *atomicCounters) load() counters { return counters(a.v.Load()) }
 
+// loadFenced returns the counters through a read-modify-write that
+// changes nothing (an atomic add of 0): a full barrier on every platform,
+// which orders the caller's earlier stores before this read.
+func (a *atomicCounters) loadFenced() counters { return counters(a.v.Add(0)) }
+
 func (a *atomicCounters) cas(old, new counters) bool {
 	return a.v.CompareAndSwap(uint64(old), uint64(new))
 }

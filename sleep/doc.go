@@ -97,9 +97,12 @@
 //
 // All sync/atomic operations in Go are sequentially consistent: they appear
 // in one total order, consistent with each goroutine's program order, and
-// every load returns the latest store before it in that order. The deques
-// and the injector publish and take jobs with such operations (or under a
-// mutex, which is built on them). The arguments below use that order; "a <
+// every load returns the latest store before it in that order. The
+// injector publishes and takes jobs with such operations (or under a
+// mutex, which is built on them), and so do the deques, except that a
+// deque may publish with a release store (deque.PublishWithRelease; the
+// workers' deques do on linux/amd64), which the two paragraphs after the
+// first argument deal with. The arguments below use that order; "a <
 // b" means a comes before b in it.
 //
 // Jobs pushed to a deque. The poster P does (p1) push job J, then (p2)
@@ -129,17 +132,26 @@
 //     stranded: some awake worker will search after p1.
 //
 // That argument takes p1 < p2 from the poster's program order, which Go's
-// seq-cst atomics keep. A deque whose push is a release store (spindle's
-// Chase-Lev deque on linux/amd64) keeps it only for other stores: p2, a
-// load, may be done while p1 still sits in the poster's store buffer, and
-// then S can miss J while P misses S's odd JEC. The sleeper restores the
-// order with a heavy fence F between s1 and s2 (FenceWhenSleepy;
-// deque.SyncWithOwners, a membarrier system call), which makes every
-// running thread of the process execute a full barrier. P's barrier falls
-// after p1 in P's program order, so J is visible to s2, or before p1, so
-// p2 comes after F began, hence after s1, and P sees (and moves) S's odd
-// JEC: the case p2 < s3 above. The posters pay nothing for it; a worker
-// pays one system call each time it turns sleepy.
+// seq-cst atomics keep. A deque whose push is a release store (the
+// workers' deques on linux/amd64, deque.PublishWithRelease) keeps it only
+// for other stores: p2, a load, may be done while p1 still sits in the
+// poster's store buffer, and then S can miss J while P misses S's odd JEC.
+// The sleeper restores the order with a heavy fence F between s1 and s2
+// (FenceWhenSleepy; deque.SyncWithOwners, a membarrier system call), which
+// makes every running thread of the process execute a full barrier. P's
+// barrier falls after p1 in P's program order, so J is visible to s2, or
+// before p1, so p2 comes after F began, hence after s1, and P sees (and
+// moves) S's odd JEC: the case p2 < s3 above. The posters pay nothing for
+// it; a worker pays one system call each time it turns sleepy.
+//
+// The awake idle workers' case leans on p1 < p2 too: P counts W as idle,
+// so p2 < w1 in the counters' order, and w2 must then see J. With a release
+// push w2 could miss J while P wakes nobody (a store-buffering pair of P's
+// push and load against W's decrement and look). So once markActive shows
+// a sleeper, newJobs rereads the counters with an atomic add of 0, a full
+// barrier after p1, and decides whom to wake from that read (p2 in the
+// argument above): p1 < p2 < w1 < w2 holds again. Posts to a pool where
+// nobody sleeps, the hot path, still cost one load.
 //
 // Jobs injected from outside. The JEC argument needs the poster's
 // markActive to follow a push that the sleeper's last search could have

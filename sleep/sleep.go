@@ -260,6 +260,17 @@ func (s *Sleep) NewInjectedJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueW
 
 func (s *Sleep) newJobs(n int, queueWasEmpty bool) {
 	c := s.counters.markActive()
+	if c.sleeping() == 0 {
+		return
+	}
+	// Someone sleeps, and the decision below may count on awake idle
+	// workers to take the jobs. That is safe only if the jobs are visible
+	// before the counters are read (package doc, "Why no wake-up is
+	// lost", the awake idle workers): with a deque that publishes with a
+	// release store, the load in markActive may have passed the push. A
+	// read-modify-write is a full barrier; it rereads the counters after
+	// the push. Only posts to a pool with sleepers pay it.
+	c = s.counters.loadFenced()
 	sleepers := c.sleeping()
 	if sleepers == 0 {
 		return
