@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 )
@@ -14,14 +15,17 @@ import (
 // sides missing the other's write. Each round: the owner pushes an item
 // and then loads w; the other side adds 1 to w, calls fence (if not nil)
 // and then reads the deque's length. The two start each round together
-// (a spin on go), so that their steps overlap.
-func storeBufferingRounds(rounds int, fence func()) (bothMissed int) {
+// (a spin on start), so that their steps overlap. The rounds stop early
+// once roundsBudget has passed (on a busy machine each round waits for
+// time slices); ran says how many ran.
+func storeBufferingRounds(rounds int, fence func()) (bothMissed, ran int) {
 	d := releaseChaseLev[int](0)
 	item := new(int)
 	var w atomic.Int64
 	var start atomic.Int64
 	var done [2]atomic.Int64
 	sawW, sawItem := make([]bool, rounds), make([]bool, rounds)
+	deadline := time.Now().Add(roundsBudget)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { // the owner
@@ -30,6 +34,9 @@ func storeBufferingRounds(rounds int, fence func()) (bothMissed int) {
 		defer runtime.UnlockOSThread()
 		for r := range rounds {
 			for start.Load() != int64(r+1) {
+				if start.Load() < 0 {
+					return // the other side ran out of time
+				}
 			}
 			d.Push(item)
 			sawW[r] = w.Load() != int64(r)
@@ -46,6 +53,10 @@ func storeBufferingRounds(rounds int, fence func()) (bothMissed int) {
 		for r := range rounds {
 			for done[0].Load() != int64(r) {
 			}
+			if r%1024 == 0 && time.Now().After(deadline) {
+				start.Store(-1)
+				return
+			}
 			start.Store(int64(r + 1))
 			w.Add(1)
 			if fence != nil {
@@ -53,16 +64,20 @@ func storeBufferingRounds(rounds int, fence func()) (bothMissed int) {
 			}
 			sawItem[r] = d.Len() > 0
 			done[1].Store(int64(r + 1))
+			ran++
 		}
 	}()
 	wg.Wait()
-	for r := range rounds {
+	for r := range ran {
 		if !sawW[r] && !sawItem[r] {
 			bothMissed++
 		}
 	}
-	return bothMissed
+	return bothMissed, ran
 }
+
+// roundsBudget bounds the rounds of a handshake race in time.
+const roundsBudget = 5 * time.Second
 
 // TestSyncWithOwnersHandshake checks SyncWithOwners' promise: of an owner
 // that pushes then loads a word, and a thread that changes the word,
@@ -71,10 +86,11 @@ func storeBufferingRounds(rounds int, fence func()) (bothMissed int) {
 // linux/amd64, where Push is a release store: see
 // TestStoreBufferingWithoutSync.)
 //
-// 100,000 rounds: without the call, about 0.7% of rounds (1,438 of 200,000
-// once, 35 of 200,000 another time) ended with both missing on the 2-vCPU
-// test machine, so even at the lower rate a broken SyncWithOwners fails
-// this test with probability above 99.9%.
+// 100,000 rounds (fewer if roundsBudget runs out). Without the call, runs
+// on the 2-vCPU test machine had 1,438, 204, 35 and 2 of 200,000 rounds
+// with both missing: the rate swings with where the threads land, so this
+// test catches a broken SyncWithOwners most of the time (it failed at once
+// with the call removed), and never fails with a working one.
 func TestSyncWithOwnersHandshake(t *testing.T) {
 	needTwoPs(t)
 	needTwoCPUs(t)
@@ -83,7 +99,9 @@ func TestSyncWithOwnersHandshake(t *testing.T) {
 		rounds = 10_000 // race builds use seq-cst pushes: nothing to find
 	}
 	runWithWatchdog(t, watchdogLimit, func() {
-		assert.Zero(t, storeBufferingRounds(rounds, SyncWithOwners), "rounds where both sides missed the other's write")
+		missed, ran := storeBufferingRounds(rounds, SyncWithOwners)
+		assert.Zero(t, missed, "rounds where both sides missed the other's write, of %d", ran)
+		t.Logf("%d rounds", ran)
 	})
 }
 
@@ -99,8 +117,9 @@ func TestStoreBufferingWithoutSync(t *testing.T) {
 	needTwoPs(t)
 	needTwoCPUs(t)
 	runWithWatchdog(t, watchdogLimit, func() {
-		t.Logf("release pushes: %v; rounds where both missed, of 200000 without SyncWithOwners: %d",
-			NewChaseLev[int](0).PublishWithRelease(), storeBufferingRounds(200000, nil))
+		missed, ran := storeBufferingRounds(200_000, nil)
+		t.Logf("release pushes: %v; rounds where both missed, without SyncWithOwners: %d of %d",
+			NewChaseLev[int](0).PublishWithRelease(), missed, ran)
 	})
 }
 
