@@ -38,7 +38,8 @@ import (
 //     thieves exclude each other the same way. The price is that the
 //     owner's every operation is an atomic read-modify-write on a word
 //     thieves write too (on amd64 the same full barrier as the seq-cst
-//     stores ChaseLev's Push and Pop do anyway), and that a CAS fails
+//     stores ChaseLev's Pop, and its Push unless it publishes with
+//     release stores, do anyway), and that a CAS fails
 //     whenever the other side moved its end in between: Pop then retries,
 //     and so does a thief whose top has not moved (another thief's claim
 //     is what makes it return Retry).

@@ -32,8 +32,9 @@ var (
 	releaseOnce sync.Once
 	// membarrierReady is set once the process is registered for private
 	// expedited membarrier, before any deque publishes with release
-	// stores.
-	membarrierReady bool
+	// stores. Atomic: SyncWithOwners may read it while another goroutine's
+	// first PublishWithRelease sets it.
+	membarrierReady atomic.Bool
 )
 
 // releasePushAvailable registers the process for membarrier (once) and
@@ -42,9 +43,9 @@ var (
 func releasePushAvailable() bool {
 	releaseOnce.Do(func() {
 		_, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierRegisterPrivateExpedited, 0, 0)
-		membarrierReady = errno == 0
+		membarrierReady.Store(errno == 0)
 	})
-	return membarrierReady
+	return membarrierReady.Load()
 }
 
 // storeBottom publishes a Push: the store of bottom, after the slot store.
@@ -94,7 +95,7 @@ func storeSlot[T any](s *atomic.Pointer[T], v *T) {
 // succeeded, which the kernel does not do: going on would lose the
 // handshake silently.
 func SyncWithOwners() {
-	if membarrierReady {
+	if membarrierReady.Load() {
 		if _, _, errno := unix.Syscall(unix.SYS_MEMBARRIER, membarrierPrivateExpedited, 0, 0); errno != 0 {
 			panic("deque: membarrier failed after registration: " + errno.Error())
 		}

@@ -167,7 +167,9 @@ func (w *Worker) Leave() {
 // exposed job is taken back, O(n) times against 2^n forks), and a fork
 // costs no atomic read-modify-write or full barrier. That matters in Go:
 // atomic stores are XCHG on amd64, about 8 ns each on the test machine,
-// and Chase-Lev needs two per fork (Push and Pop each store bottom).
+// and Chase-Lev needs two per fork (Push and Pop each store bottom; on
+// linux/amd64 the workers' deques push with a release store instead,
+// newWorkerDeque, which leaves Pop's).
 //
 // Config.EagerPublish turns this off (every job goes straight to the
 // deque, as in Rayon), for comparison.
@@ -237,8 +239,9 @@ func (w *Worker) publishOldest() {
 // of going through the private stack: a spawning task often goes on to
 // wait for what it spawned (a channel, a WaitGroup), and a worker blocked
 // that way cannot publish anything, so a spawned task kept private could
-// wait for the worker that waits for it. The barrier costs little next to
-// a spawn's allocation. Jobs published this way may be newer than private
+// wait for the worker that waits for it. The publication costs little next
+// to a spawn's allocation (on linux/amd64 a release store, no barrier; see
+// newWorkerDeque). Jobs published this way may be newer than private
 // ones; TakeBack only relies on a published join job being older than
 // every private job, which publishOldest still guarantees.
 //

@@ -86,7 +86,9 @@
 // NewInternalJobs (a worker pushed n jobs on its deque) and NewInjectedJobs
 // (a goroutine outside the pool pushed n jobs on the injector, after
 // making hasInjected true) both run markActive and look at the counters it
-// returns. With no sleeper they are done. Otherwise they wake as many
+// returns. With no sleeper they are done. Otherwise they reread the
+// counters through a full barrier (an atomic add of 0; "Why no wake-up is
+// lost" says why) and, from that read, wake as many
 // sleepers as the jobs need and no more: if the deque was not empty before
 // the push, the idle workers evidently do not keep up, so min(n, sleeping)
 // are woken; if it was empty, the awake-but-idle workers (inactive -

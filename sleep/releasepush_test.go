@@ -30,7 +30,8 @@ func TestPostNeverStrandsAJobBesideASleeper(t *testing.T) {
 		t.Skip("needs two CPUs")
 	}
 	testutil.NeedTwoPs(t) // two spinning threads: one P would serialise them
-	// A round takes about a microsecond. With the plain load the strands
+	// A round takes about a microsecond on a quiet machine, tens under
+	// load (roundsBudget then ends it early). With the plain load the strands
 	// come in bursts: on the 2-vCPU test machine 2 of 100,000 rounds in one
 	// run of three, 5 of a million in one run of four. This test catches
 	// that mistake some of the time, never fails without it.

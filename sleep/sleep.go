@@ -250,7 +250,8 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 // was not, idle workers evidently could not keep up and sleepers are woken
 // even if some workers are awake and looking.
 //
-// While no worker is sleepy this costs one atomic load.
+// While no worker is sleepy or asleep this costs one atomic load; with a
+// sleeper, one more atomic add (see newJobs).
 func (s *Sleep) NewInternalJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueWasEmpty) }
 
 // NewInjectedJobs announces n jobs pushed on the pool's injector by a
