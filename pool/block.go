@@ -5,7 +5,8 @@ import "github.com/spindle-go/spindle/runtime"
 // Block runs f, which blocks (waits on a channel, a lock, I/O, a timer),
 // without freezing the pool: called from a worker, f runs on a goroutine
 // of its own while the worker keeps running other tasks until f returns.
-// Called from any other goroutine, Block simply calls f.
+// Called from any other goroutine, Block simply calls f. docs/guide.md,
+// "Blocking, limits and closing", says how Block meets a Group's limit.
 //
 // The rule for users: a task that may block on something another task of
 // the pool must do first (a channel send, a WaitGroup, a lock held by a
@@ -17,7 +18,7 @@ import "github.com/spindle-go/spindle/runtime"
 //
 // f does not run on a worker: WorkerIndex() is -1 inside f and fork-join
 // calls made by f go to Default(). A panic in f is re-raised by Block as a
-// *PanicError once f has returned.
+// *PanicError once f has returned, on a worker or not.
 //
 // While it waits, the worker runs other tasks on top of the blocked task's
 // stack, and the blocked task resumes only when they return. So Block does
@@ -32,5 +33,7 @@ func Block(f func()) {
 		w.Block(f)
 		return
 	}
-	f()
+	if pe := runtime.Catch(f); pe != nil {
+		runtime.Raise(pe)
+	}
 }

@@ -2,7 +2,6 @@ package pool
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -24,10 +23,20 @@ import (
 //
 // Go and TryGo may be called from any goroutine, any number at once,
 // including from the group's own tasks at any depth. Wait may be called
-// by one goroutine at a time, not from a task of the group (it would wait
-// for itself). After Wait returns, a zero-value Group can be used for a
-// new round of tasks; a Group from NewGroup then skips every task, as its
-// context is done. A Group must not be copied after first use.
+// by one goroutine at a time, never from one of the group's own tasks,
+// which it would wait for: on the worker that runs the task (also inside
+// a join or a scope of that task, while that worker runs it) Wait panics
+// instead; in work the task forked that another worker took, or in a
+// goroutine it started, it cannot be recognised and waits forever, as
+// errgroup's would. After Wait returns, a
+// zero-value Group can be used for a new round of tasks; a Group from
+// NewGroup then skips every task, as its context is done. A Group must
+// not be copied after first use.
+//
+// The pool's Close waits for every task of a group that is queued or
+// running, as for detached tasks; once the pool is closed, Go and TryGo
+// panic with an error wrapping ErrClosed. The guide's "Blocking, limits
+// and closing" (docs/guide.md) says how limits, Block and Close meet.
 //
 // The context is cancelled when a failing task returns. A task that waits
 // inside Block returns only after the tasks its worker ran meanwhile have
@@ -123,8 +132,15 @@ func (g *Group) init() {
 // Go queues f as a task of the group. If the group has a limit (SetLimit)
 // and that many tasks are queued or running, Go first waits for one to
 // finish: a worker runs other tasks meanwhile, any other goroutine
-// blocks. It panics if f is nil, or if the limit is 0 (f could never
-// start).
+// blocks. Called from inside one of the group's own tasks, on the worker
+// that runs it (also inside a join or a scope of that task, while that
+// worker runs it), Go does not wait: f then runs at once, in place, in the
+// slot that task holds, and Go returns after it (a wait there could last
+// forever, as the task can free its slot only once Go returns). Work the
+// task forked that another worker took waits like any other caller. It panics
+// if f is nil, if the limit is 0 (f could never start), or, with an error
+// wrapping ErrClosed, if the group's pool is closed (from the pool's own
+// tasks it may still queue while Close waits for them).
 func (g *Group) Go(f func() error) {
 	if f == nil {
 		panic("pool.Group.Go: nil function")
@@ -134,46 +150,59 @@ func (g *Group) Go(f func() error) {
 		if cap(g.sem) == 0 {
 			panic("pool.Group.Go: the group's limit is 0, no task can start")
 		}
-		g.acquire()
+		if !g.tryAcquire() {
+			if g.s.InOwnTask() {
+				g.s.RunInline(f)
+				return
+			}
+			g.acquire()
+		}
 	}
-	g.s.Go("pool.Group.Go", f)
+	g.queue("pool.Group.Go", f)
 }
 
 // TryGo queues f as a task of the group if that keeps the group within its
 // limit, and reports whether it did. Without a limit it always does. It
-// panics if f is nil.
+// panics if f is nil, or as Go does on a closed pool.
 func (g *Group) TryGo(f func() error) bool {
 	if f == nil {
 		panic("pool.Group.TryGo: nil function")
 	}
 	g.init()
-	if g.sem != nil {
-		select {
-		case g.sem <- struct{}{}:
-		default:
-			return false
-		}
+	if g.sem != nil && !g.tryAcquire() {
+		return false
 	}
-	g.s.Go("pool.Group.TryGo", f)
+	g.queue("pool.Group.TryGo", f)
 	return true
+}
+
+// queue hands f, which holds a slot if the group has a limit, to the
+// engine; if the pool refuses it (closed), it frees the slot and panics
+// with the engine's error.
+func (g *Group) queue(call string, f func() error) {
+	if err := g.s.Go(call, f); err != nil {
+		if g.sem != nil {
+			<-g.sem
+		}
+		panic(err)
+	}
+}
+
+// tryAcquire takes a slot under the limit if one is free.
+func (g *Group) tryAcquire() bool {
+	select {
+	case g.sem <- struct{}{}:
+		return true
+	default:
+		return false
+	}
 }
 
 // acquire takes a slot under the limit, helping with work or blocking
 // until one is free.
 func (g *Group) acquire() {
-	tryAcquire := func() bool {
-		select {
-		case g.sem <- struct{}{}:
-			return true
-		default:
-			return false
-		}
-	}
-	if tryAcquire() {
-		return
-	}
 	if w := runtime.CurrentWorker(); w != nil {
-		w.HelpUntil(tryAcquire)
+		w.HelpUntil(g.tryAcquire)
 		return
 	}
 	g.sem <- struct{}{}
@@ -181,11 +210,12 @@ func (g *Group) acquire() {
 
 // SetLimit limits the group to n tasks queued or running at once; a
 // negative n removes the limit. As with errgroup, it must not be called
-// while tasks of the group are queued or running (it panics then).
+// while tasks of the group are queued or running, nor during Wait: it
+// panics then, changing nothing.
 func (g *Group) SetLimit(n int) {
 	g.init()
-	if len(g.sem) != 0 {
-		panic(fmt.Sprintf("pool.Group.SetLimit: %d tasks of the group are still queued or running", len(g.sem)))
+	if g.s.Busy() {
+		panic("pool.Group.SetLimit: called while tasks of the group are queued or running, or Wait runs")
 	}
 	if n < 0 {
 		g.sem = nil
@@ -204,6 +234,9 @@ func (g *Group) SetLimit(n int) {
 // panic as a *PanicError, after every task has finished.
 func (g *Group) Wait() error {
 	g.init()
+	if g.s.InOwnTask() {
+		panic("pool.Group.Wait: called from one of the group's own tasks, which it would wait for")
+	}
 	defer func() {
 		if g.cancel != nil {
 			g.cancel(g.st.err)

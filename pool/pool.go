@@ -30,6 +30,7 @@
 package pool
 
 import (
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"sync"
@@ -39,7 +40,10 @@ import (
 
 // Pool is a set of worker threads. Create one with New; the zero value is
 // not usable.
-type Pool struct{ reg *runtime.Registry }
+type Pool struct {
+	reg       *runtime.Registry
+	isDefault bool // Default's pool, which Close refuses to close
+}
 
 // ErrClosed is wrapped by the panics of calls on a closed pool:
 // errors.Is(err, ErrClosed) holds for them.
@@ -48,6 +52,11 @@ var ErrClosed = runtime.ErrClosed
 // ErrCloseFromWorker is returned by Close when called from one of the
 // pool's own workers (it would wait for itself forever).
 var ErrCloseFromWorker = runtime.ErrCloseFromWorker
+
+// ErrCloseDefault is returned by Close called on Default(), which is never
+// closed: every package-level call that runs outside a pool (Join, Spawn,
+// NewGroup, forkjoin's functions) depends on it.
+var ErrCloseDefault = errors.New("spindle: Close called on the default pool, which is never closed")
 
 // Option configures New.
 type Option func(*config) error
@@ -201,11 +210,23 @@ func (p *Pool) Spawn(f func()) {
 }
 
 // Close stops accepting calls from outside the pool, waits for the calls in
-// progress and for detached tasks, then stops the workers and ends their
-// threads (unlocked workers' threads go back to the Go scheduler; see
-// WithLockedThreads). It is idempotent. Called from one of p's workers it
-// returns ErrCloseFromWorker and does nothing.
-func (p *Pool) Close() error { return p.reg.Close() }
+// progress, for detached tasks (Spawn), futures (Submit) and every queued
+// or running task of every Group on the pool, then stops the workers and
+// ends their threads (unlocked workers' threads go back to the Go
+// scheduler; see WithLockedThreads). Nothing handed to the pool before
+// Close is dropped: tasks that those calls and tasks queue while Close
+// waits run too. After Close, calls from outside (Run, Join, Scope,
+// Spawn, Submit, Group.Go and TryGo) panic with an error wrapping
+// ErrClosed. Close is idempotent. Called from one of p's workers it
+// returns ErrCloseFromWorker, and on Default() ErrCloseDefault, and does
+// nothing. docs/guide.md, "Blocking, limits and closing", has the whole
+// picture.
+func (p *Pool) Close() error {
+	if p.isDefault {
+		return ErrCloseDefault
+	}
+	return p.reg.Close()
+}
 
 // Stats returns the pool's counters.
 func (p *Pool) Stats() Stats { return statsOf(p.reg.Stats()) }
@@ -216,13 +237,14 @@ var (
 )
 
 // Default returns the process-wide pool, created on first use with the
-// default options. It is never closed.
+// default options. It is never closed: its Close returns ErrCloseDefault.
 func Default() *Pool {
 	defaultOnce.Do(func() {
 		p, err := New()
 		if err != nil {
 			panic(fmt.Sprintf("pool.Default: %v", err))
 		}
+		p.isDefault = true
 		defaultPool = p
 	})
 	return defaultPool

@@ -10,24 +10,39 @@ import (
 //
 // A group is a Scope whose tasks are queued from anywhere, at any time,
 // and whose waiter is whoever calls Wait, on a worker or outside the pool.
-// Nobody owns its count: every worker counts its tasks with credits
-// (scopecount.go) and goroutines that are no worker add to shared. The
-// waiter first adds ownerWaiting to shared: from then on the worker that
-// takes shared to exactly ownerWaiting, by giving back credits after the
-// last task, has seen every task finish and sets the latch (setDone). A
-// waiter on a worker runs other work meanwhile and may sleep on the latch
-// as a scope's owner does. A waiter that is no worker blocks on the
-// group's wake channel, which setDone signals after the latch: it is never
-// injected as a job, because a worker could pick that job up while it
-// helps inside one of the group's own tasks (in a join or pool.Block), and
-// the waiter would then sit on the stack above a task it waits for. When
-// the wait ends, shared is exactly ownerWaiting (every credit was given
-// back) and the waiter takes the flag off, so the group can be used for
-// another round.
+// Nobody owns its count, and it is exact: shared is the number of the
+// group's tasks queued or running (plus ownerWaiting while a waiter
+// waits), one atomic add when a task is queued and one when it finishes.
+// Exactness is what the group's lifecycle relies on:
+//
+//   - A group holds its registry open while it is busy: the Go that takes
+//     the count from 0 adds one to the registry's active count, the finish
+//     that takes it back to 0 removes it (addGroupTask, finishGroupTask),
+//     so Close waits for every queued and running task. A Go from outside
+//     the pool is refused once the registry is closed (addGroupTask); a Go
+//     on a worker runs inside something Close already waits for, so the
+//     registry cannot finish closing while it takes the unit.
+//   - SetLimit's check that no task is queued or running is one load
+//     (Busy).
+//
+// The waiter first adds ownerWaiting to shared: from then on the worker
+// that takes shared to exactly ownerWaiting, by finishing the last task,
+// sets the latch (setDone). A waiter on a worker runs other work
+// meanwhile and may sleep on the latch as a scope's owner does. A waiter
+// that is no worker blocks on the group's wake channel, which setDone
+// signals after the latch: it is never injected as a job, because a
+// worker could pick that job up while it helps inside one of the group's
+// own tasks (in a join or pool.Block), and the waiter would then sit on
+// the stack above a task it waits for. When the wait ends, shared is
+// exactly ownerWaiting and the waiter takes the flag off, so the group can
+// be used for another round.
 //
 // Tasks run through GroupHooks: Skip, checked just before a task would
 // start, lets a group that has been cancelled drop the tasks nobody has
-// started; Fail receives each task's error or panic.
+// started; Fail receives each task's error or panic. A worker records the
+// groups whose tasks are on its stack (Worker.groupTasks), so that a wait
+// for the group from inside one of them, which would wait for itself, is
+// recognised (InOwnTask).
 
 // GroupHooks is what a group's owner (pool.Group) decides for its tasks.
 type GroupHooks interface {
@@ -56,8 +71,8 @@ type groupHead struct {
 	wake    chan struct{} // capacity 1: setDone's signal to an off-pool waiter
 }
 
-// noOwner is the owner of every group: no worker is it, so all of them
-// count with credits.
+// noOwner is the owner of every group: no worker is it, so no worker
+// takes the owner's paths of scopecount.go for a group.
 var noOwner Worker
 
 // NewGroup returns an empty group of r whose tasks follow h: Fail for
@@ -78,30 +93,136 @@ func (s *Scope) SetGroupHooks(skips, done bool) {
 	s.group.skips, s.group.limited = skips, done
 }
 
-// Go queues f as a task of group s (see GroupHooks). From a worker of s's
-// registry it goes on that worker's deque, otherwise to the injector.
-func (s *Scope) Go(call string, f func() error) {
+// Go queues f as a task of group s. From a worker of s's registry it goes
+// on that worker's deque, otherwise to the injector; there a closed
+// registry refuses it: Go then queues nothing and returns an error
+// wrapping ErrClosed (call names the public function).
+func (s *Scope) Go(call string, f func() error) error {
 	if f == nil {
 		panic(call + ": nil function")
 	}
 	w := s.reg.currentWorker()
-	if w != nil {
-		w.takeCredit(call, s, 1)
-	} else {
-		s.addShared(call, 1)
+	if err := s.addGroupTask(call, w); err != nil {
+		return err
 	}
 	j := w.newScopeJob()
 	j.efn, j.scope = f, s
 	s.queue(w, &j.job, 0, 1)
+	return nil
 }
 
-// runGroupTask runs f, a task of group s, unless the hooks skip it.
-func (s *Scope) runGroupTask(f func() error) *PanicError {
+// addGroupTask counts one more task of group s, queued by worker w (nil
+// if the caller is no worker of s's registry). The Go that turns the
+// group busy takes the group's unit of the registry's active count (see
+// the notes above). A caller from outside is refused once the registry is
+// closed, with the re-check of Registry.admit where it takes the unit: a
+// Close that saw active at zero may be stopping the workers. Admitted
+// into a busy group, its task is waited for through the unit the group
+// holds. It panics, naming call, if the group's Wait is returning.
+func (s *Scope) addGroupTask(call string, w *Worker) error {
+	r := s.reg
+	if w == nil && r.closed.Load() {
+		return closedError(call)
+	}
+	prior := s.count.shared.Add(1) - 1
+	if prior == ownerWaiting {
+		// Every task finished and the waiter may have returned: nobody
+		// would wait for this one.
+		s.count.shared.Add(-1)
+		s.finishedPanic(call)
+	}
+	if prior == 0 {
+		r.active.Add(1)
+		if w == nil && r.closed.Load() {
+			// Give the task back, and the unit with it unless another
+			// task has joined the busy group meanwhile.
+			s.finishGroupTask(nil)
+			return closedError(call)
+		}
+	}
+	return nil
+}
+
+// finishGroupTask records that a task of group s finished (or was
+// skipped), with its panic if it panicked. The last task of a busy
+// period gives back the group's unit of the registry's active count, after
+// it set the waiter's latch if a waiter waits.
+func (s *Scope) finishGroupTask(pe *PanicError) {
+	if pe != nil {
+		s.panic.CompareAndSwap(nil, pe)
+	}
+	r := s.reg
+	switch s.count.shared.Add(-1) {
+	case ownerWaiting:
+		s.setDone()
+		r.leave()
+	case 0:
+		r.leave()
+	}
+}
+
+// Busy reports whether a task of group s is queued or running, or a Wait
+// is in progress. While it is false and nobody calls Go, it stays false:
+// the group's settings may then change (SetGroupHooks).
+func (s *Scope) Busy() bool { return s.count.shared.Load() != 0 }
+
+// InOwnTask reports whether the caller is a worker of s's registry with a
+// task of group s on its stack: a task the caller runs, or one below a
+// join or a wait in which the caller took other work. Such a task cannot
+// finish before the caller returns, so the caller must not wait for the
+// group, nor for a slot under its limit that only that task would free.
+func (s *Scope) InOwnTask() bool {
+	w := s.reg.currentWorker()
+	if w == nil {
+		return false
+	}
+	for _, g := range w.groupTasks {
+		if g == s {
+			return true
+		}
+	}
+	return false
+}
+
+// RunInline runs f at once on the caller, as a task of group s that was
+// never queued: the hooks' Skip and Fail apply to it and its panic is the
+// group's, re-raised by WaitGroup; it is not counted and Done is not
+// called. It is for a task of s (InOwnTask) that queues another while the
+// group's limit is reached: the new task runs in the slot the caller
+// holds.
+func (s *Scope) RunInline(f func() error) {
+	w := s.reg.currentWorker()
+	if w != nil {
+		w.groupTasks = append(w.groupTasks, s)
+	}
+	pe := s.runGroupBody(f)
+	if w != nil {
+		w.groupTasks = w.groupTasks[:len(w.groupTasks)-1]
+	}
+	if pe != nil {
+		s.panic.CompareAndSwap(nil, pe)
+	}
+}
+
+// runGroupTask runs f, a queued task of group s, on w unless the hooks
+// skip it, then counts it finished.
+func (s *Scope) runGroupTask(w *Worker, f func() error) {
+	w.groupTasks = append(w.groupTasks, s)
+	pe := s.runGroupBody(f)
+	w.groupTasks = w.groupTasks[:len(w.groupTasks)-1]
+	if s.group.limited {
+		// Before the count: SetLimit, which may follow as soon as the
+		// count is zero, finds the slot free.
+		s.group.hooks.Done()
+	}
+	s.finishGroupTask(pe)
+}
+
+// runGroupBody calls f unless the hooks skip it, and hands its error or
+// panic to Fail.
+func (s *Scope) runGroupBody(f func() error) *PanicError {
 	g := s.group
 	h := g.hooks
-	if g.limited {
-		defer h.Done()
-	}
 	if g.skips && h.Skip() {
 		return nil
 	}
@@ -136,14 +257,11 @@ func (w *Worker) waitGroup(s *Scope) {
 	s.group.offPool = false
 	s.done.owner = w // read by whoever sets the latch, after the add below
 	if s.count.shared.Add(ownerWaiting) != ownerWaiting {
-		w.flushCredit() // the waiter's own credits may be what is left
 		for !s.done.Probe() {
-			if w.analysing {
+			if w.analysing && s.done.Probe() {
 				// See the end after every job: a job popped after it
 				// would be older than the group's tasks (analyze.go).
-				if w.flushCredit(); s.done.Probe() {
-					break
-				}
+				break
 			}
 			j := w.takeLocal()
 			if j == nil {
@@ -165,9 +283,9 @@ func (s *Scope) waitGroupOffPool() {
 	s.endWait()
 }
 
-// endWait takes the waiter's flag off once every task has finished and
-// every credit is back: shared is exactly ownerWaiting, and nothing else
-// touches the count until the next Go.
+// endWait takes the waiter's flag off once every task has finished:
+// shared is exactly ownerWaiting, and nothing else touches the count
+// until the next Go.
 func (s *Scope) endWait() {
 	s.count.shared.Add(-ownerWaiting)
 	s.done.Reset()

@@ -83,8 +83,12 @@ type Registry struct {
 	reportWorkers int
 
 	// Lifecycle. active counts calls from outside the pool that are in
-	// progress and detached tasks not yet finished; Close waits for it to
-	// reach zero once closed is set, and no outside call starts after that.
+	// progress, detached tasks and futures not yet finished, and groups
+	// with a task queued or running (one each: group.go); Close waits for
+	// it to reach zero once closed is set, and no outside call starts
+	// after that. Work queued from a worker of the pool is counted without
+	// the closed check: it runs inside something counted, which Close is
+	// waiting for, so active cannot be zero at that moment.
 	closed    atomic.Bool
 	active    atomic.Int64
 	mu        sync.Mutex
@@ -262,15 +266,26 @@ func (r *Registry) workQueued() bool {
 
 // enter admits a call from outside the pool, or panics with ErrClosed.
 func (r *Registry) enter(call string) {
+	if !r.admit() {
+		panic(closedError(call))
+	}
+}
+
+// admit counts a call from outside the pool in active and reports true,
+// or reports false, counting nothing, once the registry is closed.
+func (r *Registry) admit() bool {
 	if !r.closed.Load() {
 		r.active.Add(1)
 		if !r.closed.Load() {
-			return
+			return true
 		}
 		r.leave()
 	}
-	panic(fmt.Errorf("%s: %w", call, ErrClosed))
+	return false
 }
+
+// closedError is the error of call refused by a closed registry.
+func closedError(call string) error { return fmt.Errorf("%s: %w", call, ErrClosed) }
 
 // leave ends what enter admitted (or a detached task).
 func (r *Registry) leave() {
@@ -285,9 +300,9 @@ func (r *Registry) leave() {
 // own workers, which would otherwise wait for itself.
 var ErrCloseFromWorker = errors.New("spindle: Close called from one of the pool's own workers")
 
-// Close refuses new calls from outside, waits for the calls in progress and
-// the detached tasks, then stops the workers and waits until their threads
-// are gone. It is idempotent. Called from a worker of another registry, it
+// Close refuses new calls from outside, waits for the calls in progress,
+// the detached tasks, the futures and every group's queued and running
+// tasks, then stops the workers and waits until their threads are gone. It is idempotent. Called from a worker of another registry, it
 // waits the way Worker.Block does, so that worker keeps serving its own
 // registry meanwhile.
 func (r *Registry) Close() error {

@@ -48,7 +48,7 @@ func (j *scopeJob) Run() {
 	j.fn, j.efn, j.scope = nil, nil, nil
 	w.freeScopeJob(j)
 	if ef != nil {
-		s.finishOn(w, s.runGroupTask(ef))
+		s.runGroupTask(w, ef)
 		return
 	}
 	s.finishOn(w, Catch(func() { f(s) }))

@@ -80,6 +80,9 @@ type Worker struct {
 	// holds (see Credits in scopecount.go).
 	creditScope *Scope
 	credit      int64
+	// groupTasks are the groups whose tasks this worker is running, one
+	// entry per task on its stack, innermost last (see group.go).
+	groupTasks []*Scope
 
 	// analysing is set on the analysis worker (analyze.go), which runs
 	// calls on every registry in place. It is read only where a call finds
