@@ -511,6 +511,18 @@ func ExampleErrCloseFromWorker() {
 	// Output: true
 }
 
+// The default pool serves every package-level call made outside a pool,
+// so it cannot be closed: Close says so and leaves it running.
+func ExampleErrCloseDefault() {
+	fmt.Println(errors.Is(pool.Default().Close(), pool.ErrCloseDefault))
+	ran := false
+	pool.Default().Run(func() { ran = true })
+	fmt.Println(ran)
+	// Output:
+	// true
+	// true
+}
+
 // Analyze runs a computation once, every fork serially, and says how
 // parallel it is: the work (all its strands), the span (its critical
 // path) and the speedup they predict on any number of workers. Here exSum
