@@ -198,7 +198,7 @@ func TestGroupPanicAfterAllFinished(t *testing.T) {
 			time.Sleep(time.Millisecond)
 			close(release)
 		}()
-		v := catchPanic(func() { _ = g.Wait() })
+		v := recoverValue(func() { _ = g.Wait() })
 		pe, ok := v.(*pool.PanicError)
 		require.True(t, ok, "%T %v", v, v)
 		assert.Equal(t, "boom", pe.Value)
@@ -206,12 +206,6 @@ func TestGroupPanicAfterAllFinished(t *testing.T) {
 		var cause *pool.PanicError
 		assert.ErrorAs(t, context.Cause(ctx), &cause)
 	})
-}
-
-func catchPanic(f func()) (v any) {
-	defer func() { v = recover() }()
-	f()
-	return nil
 }
 
 func TestGroupLimit(t *testing.T) {

@@ -19,13 +19,6 @@ import (
 // and a group's limit: nothing handed to a pool is dropped at Close, and
 // every misuse panics or returns an error naming it instead of hanging.
 
-// recovered runs f and returns what it panicked with (nil if it returned).
-func recovered(f func()) (v any) {
-	defer func() { v = recover() }()
-	f()
-	return nil
-}
-
 // newClosablePool is newPool without the cleanup's Close: these tests
 // close their pools themselves.
 func newClosablePool(t *testing.T, opts ...pool.Option) *pool.Pool {
@@ -100,7 +93,7 @@ func TestGroupOnClosedPoolPanics(t *testing.T) {
 				"Go":    func() { gr.Go(func() error { return nil }) },
 				"TryGo": func() { gr.TryGo(func() error { return nil }) },
 			} {
-				err, _ := recovered(call).(error)
+				err, _ := recoverValue(call).(error)
 				assert.ErrorIs(t, err, pool.ErrClosed, "%s on a closed pool", name)
 				assert.ErrorContains(t, err, "pool.Group."+name)
 			}
@@ -110,7 +103,7 @@ func TestGroupOnClosedPoolPanics(t *testing.T) {
 		// panics again rather than report the limit reached.
 		h.SetLimit(1)
 		for range 2 {
-			err, _ := recovered(func() { h.TryGo(func() error { return nil }) }).(error)
+			err, _ := recoverValue(func() { h.TryGo(func() error { return nil }) }).(error)
 			assert.ErrorIs(t, err, pool.ErrClosed)
 		}
 	})
@@ -145,7 +138,7 @@ func TestGroupSetLimitWhileBusyPanics(t *testing.T) {
 						}
 					}
 					<-started
-					v := recovered(func() { g.SetLimit(1) })
+					v := recoverValue(func() { g.SetLimit(1) })
 					assert.Contains(t, fmt.Sprint(v), "pool.Group.SetLimit", "SetLimit with a task %s", state)
 					close(release)
 					require.NoError(t, g.Wait())
@@ -200,7 +193,7 @@ func TestGroupWaitInsideOwnTaskPanics(t *testing.T) {
 						tt.call(func() { _ = g.Wait() })
 						return nil
 					})
-					pe, _ := recovered(func() { _ = g.Wait() }).(*pool.PanicError)
+					pe, _ := recoverValue(func() { _ = g.Wait() }).(*pool.PanicError)
 					require.NotNil(t, pe, "Wait inside one of the group's tasks")
 					assert.Contains(t, fmt.Sprint(pe.Value), "pool.Group.Wait")
 				})
@@ -263,7 +256,7 @@ func TestBlockOffPoolRaisesPanicError(t *testing.T) {
 					inner := block
 					block = func() { p.Run(inner) }
 				}
-				pe, ok := recovered(block).(*pool.PanicError)
+				pe, ok := recoverValue(block).(*pool.PanicError)
 				require.True(t, ok, "Block's panic is a *PanicError")
 				assert.Equal(t, "boom", pe.Value)
 			})
@@ -292,9 +285,9 @@ func TestCloseWaitsForFuturesAndScopes(t *testing.T) {
 		assert.EqualValues(t, 50, spawned.Load(), "scope tasks run when Close returned")
 		assert.Equal(t, 7, f.Wait(), "future submitted before Close")
 		<-scopeDone
-		err, _ := recovered(func() { pool.Submit(p, func() int { return 0 }) }).(error)
+		err, _ := recoverValue(func() { pool.Submit(p, func() int { return 0 }) }).(error)
 		assert.ErrorIs(t, err, pool.ErrClosed, "Submit after Close")
-		err, _ = recovered(func() { p.Scope(func(*pool.Scope) {}) }).(error)
+		err, _ = recoverValue(func() { p.Scope(func(*pool.Scope) {}) }).(error)
 		assert.ErrorIs(t, err, pool.ErrClosed, "Scope after Close")
 	})
 }
@@ -357,7 +350,7 @@ func TestClosePanicInGroupTask(t *testing.T) {
 		go func() { closed <- p.Close() }()
 		close(release)
 		require.NoError(t, <-closed)
-		pe, _ := recovered(func() { _ = g.Wait() }).(*pool.PanicError)
+		pe, _ := recoverValue(func() { _ = g.Wait() }).(*pool.PanicError)
 		require.NotNil(t, pe)
 		assert.Equal(t, "task panic while Close waits", pe.Value)
 		assert.False(t, errors.Is(pe, pool.ErrClosed))
