@@ -117,8 +117,9 @@ func TestGroupParentCancelledAfterAllRan(t *testing.T) {
 	watchdog(t, func() {
 		parent, cancel := context.WithCancel(context.Background())
 		g, _ := p.NewGroup(parent)
-		g.Go(func() error { return nil })
-		time.Sleep(time.Millisecond)
+		ran := make(chan struct{})
+		g.Go(func() error { close(ran); return nil })
+		<-ran // the task started: nothing is left to skip (a sleep here failed on a loaded machine)
 		cancel()
 		assert.NoError(t, g.Wait())
 	})
