@@ -1,6 +1,10 @@
 package pool
 
-import "github.com/spindle-go/spindle/runtime"
+import (
+	"fmt"
+
+	"github.com/spindle-go/spindle/runtime"
+)
 
 // PanicError carries a task's panic to the caller that waits for the task:
 // Value is the value passed to panic, Stack the stack of the goroutine
@@ -17,8 +21,16 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error describes the panic: its value, then the stack where it happened.
+// Error describes the panic on one line, as errors print: its value and,
+// when Stack shows it, the function and line that panicked, as in
+// "spindle: task panicked: boom [main.leaf main.go:12]". A program that
+// logs a PanicError and wants the whole stack prints it with %+v (or
+// prints Stack).
 func (e *PanicError) Error() string { return (*runtime.PanicError)(e).Error() }
+
+// Format prints Error's line for %v and %s, and for %+v the line, a
+// blank line and the stack where the task panicked.
+func (e *PanicError) Format(s fmt.State, verb rune) { (*runtime.PanicError)(e).Format(s, verb) }
 
 // Unwrap returns Value when it is an error, so errors.Is and errors.As see
 // through a task's panic.

@@ -2,9 +2,11 @@ package pool_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -132,6 +134,29 @@ func TestPanicErrorUnwrap(t *testing.T) {
 	assert.Nil(t, (&pool.PanicError{Value: "x"}).Unwrap())
 	assert.True(t, errors.Is(&pool.PanicError{Value: errBoom}, errBoom))
 	assert.Contains(t, (&pool.PanicError{Value: "x", Stack: []byte("stack")}).Error(), "x")
+}
+
+// A PanicError prints on one line, naming where the task panicked; %+v
+// adds the stack.
+func TestPanicErrorPrintsOneLine(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	watchdog(t, func() {
+		pe := catchPanicError(t, func() { p.Run(panicsWith("boom")) })
+		line := pe.Error()
+		assert.NotContains(t, line, "\n")
+		assert.Contains(t, line, "spindle: task panicked: boom")
+		assert.Regexp(t, `\[pool_test\.\S*panicsWith\S* panic_test\.go:\d+\]$`, line, "the site")
+		assert.Equal(t, line, fmt.Sprint(pe))
+		assert.Equal(t, line, fmt.Sprintf("%v", pe))
+		assert.Equal(t, fmt.Sprintf("%q", line), fmt.Sprintf("%q", pe))
+		full := fmt.Sprintf("%+v", pe)
+		assert.True(t, strings.HasPrefix(full, line+"\n\n"))
+		assert.Contains(t, full, string(pe.Stack))
+		// Wrapped, it stays one line.
+		assert.NotContains(t, fmt.Errorf("job 3: %w", pe).Error(), "\n")
+		// A stack of another shape gives the value alone.
+		assert.Equal(t, "spindle: task panicked: x", (&pool.PanicError{Value: "x", Stack: []byte("stack")}).Error())
+	})
 }
 
 // TestDefaultPanicHandlerCrashes runs itself as a child process whose

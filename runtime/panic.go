@@ -3,7 +3,10 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"io"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 )
 
 // PanicError carries a panic from the task where it happened to the caller
@@ -14,8 +17,56 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error describes the panic on one line, as errors print: its value and,
+// when Stack shows it, the function and the line that panicked. The whole
+// stack is Stack, which Format prints after the line for %+v.
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("spindle: task panicked: %v\n\n%s", e.Value, e.Stack)
+	msg := fmt.Sprintf("spindle: task panicked: %v", e.Value)
+	if site := panicSite(e.Stack); site != "" {
+		msg += " [" + site + "]"
+	}
+	return msg
+}
+
+// Format prints Error's line for %v and %s, quoted for %q, and for %+v
+// the line, a blank line and the stack.
+func (e *PanicError) Format(s fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && s.Flag('+'):
+		fmt.Fprintf(s, "%s\n\n%s", e.Error(), e.Stack)
+	case verb == 'v' || verb == 's':
+		io.WriteString(s, e.Error())
+	case verb == 'q':
+		fmt.Fprintf(s, "%q", e.Error())
+	default:
+		fmt.Fprintf(s, "%%!%c(%s)", verb, e.Error())
+	}
+}
+
+// panicSite finds, in a stack printed by runtime/debug.Stack at the point
+// of a panic, the frame that called panic: the function line after the
+// innermost "panic(" frame and its file:line, as "pkg.Func file.go:12"
+// (pkg the last element of the package's path).
+// It returns "" when the stack does not have that shape.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(lines[i], "panic(") || i+3 >= len(lines) {
+			continue
+		}
+		fn := lines[i+2]
+		if j := strings.LastIndexByte(fn, '('); j > 0 {
+			fn = fn[:j]
+		}
+		fn = fn[strings.LastIndexByte(fn, '/')+1:] // the package's name, not its path
+		file := strings.TrimSpace(lines[i+3])
+		if j := strings.LastIndexByte(file, ' '); j > 0 {
+			file = file[:j] // drop the PC offset
+		}
+		file = filepath.Base(file)
+		return fn + " " + file
+	}
+	return ""
 }
 
 // Unwrap returns Value when it is an error, so errors.Is and errors.As see

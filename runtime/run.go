@@ -1,5 +1,7 @@
 package runtime
 
+import "fmt"
+
 // runJob carries a call from outside the registry (Registry.Run) to a
 // worker. Its waiter is either an ordinary goroutine, blocked on done, or a
 // worker of another registry, helping its own pool until job.Latch is set.
@@ -83,9 +85,17 @@ func (r *Registry) handlePanic(pe *PanicError) {
 		return
 	}
 	// As an unrecovered goroutine panic would: crash the program, printing
-	// the value and the stack where it panicked.
-	go Raise(pe)
+	// the value and the stack where it panicked (Error is one line, so the
+	// crash carries the whole report).
+	go panic(crashReport{pe})
 }
+
+// crashReport is the value of the crash for a detached task's panic with
+// no handler: what the runtime prints is its Error, the panic's value and
+// the stack where it happened.
+type crashReport struct{ pe *PanicError }
+
+func (c crashReport) Error() string { return fmt.Sprintf("%+v", c.pe) }
 
 // Spawn runs f on r without waiting for it. Close waits for it. From a
 // worker of r it goes on that worker's deque, otherwise to the injector.
