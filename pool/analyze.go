@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -29,6 +30,15 @@ type Analysis struct {
 	// in the burdened figures. Analyze sets it to StealCost, the constant;
 	// set it to another value to see the burdened figures for it.
 	StealCost time.Duration
+}
+
+// String summarises the analysis on one line: work, span, parallelism,
+// forks (those on the span) and the burdened parallelism, as in
+// "work 3.2ms, span 800µs, parallelism 4.00, 28656 forks (3 on the span),
+// burdened parallelism 3.99".
+func (a Analysis) String() string {
+	return fmt.Sprintf("work %v, span %v, parallelism %.2f, %d forks (%d on the span), burdened parallelism %.2f",
+		a.Work, a.Span, a.Parallelism(), a.Forks, a.SpanForks, a.BurdenedParallelism())
 }
 
 // Parallelism is Work / Span: the most speedup any number of workers can

@@ -366,6 +366,12 @@ func TestAnalyzeLeavesNoGoroutinesAndPoolsWork(t *testing.T) {
 	})
 }
 
+func TestAnalysisString(t *testing.T) {
+	a := pool.Analysis{Work: 3200 * time.Microsecond, Span: 800 * time.Microsecond, Forks: 28656, SpanForks: 3, StealCost: time.Microsecond}
+	assert.Equal(t, "work 3.2ms, span 800µs, parallelism 4.00, 28656 forks (3 on the span), burdened parallelism 3.99", a.String())
+	assert.Equal(t, a.String(), fmt.Sprint(a))
+}
+
 func TestAnalysisFormulas(t *testing.T) {
 	a := pool.Analysis{Work: 100 * time.Millisecond, Span: 10 * time.Millisecond,
 		SpanForks: 1000, StealCost: 5 * time.Microsecond}
