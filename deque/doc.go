@@ -233,7 +233,7 @@
 // and BenchmarkOwnerThroughput in this package time ChaseLev;
 // bench/cmd/dequebench times every variant alone and against a thief;
 // BenchmarkDequeKinds in package bench runs fib and quicksort on each
-// through the engine's experiment hook (pool.WithEngine).
+// through the engine's experiment hook (internal/engineopt).
 //
 // In short: with a thief on the other core, the owners of ChaseLev and ABP
 // wait for the cache lines of top and bottom at every operation, while

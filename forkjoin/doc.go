@@ -1,24 +1,39 @@
-// Package forkjoin is spindle's typed fork-join layer: two-way forks with
-// arguments and results (Call, Do, Join) and the parallel loops and
-// algorithms built on them (For, Map, Reduce, Sort, SortFunc), and loops
-// that can fail and stop early (ForErr, MapErr).
+// Package forkjoin is spindle's typed fork-join layer: forks with typed
+// arguments and results that allocate nothing, and the parallel loops and
+// slice algorithms built on them. Everything runs on the current pool
+// (see Where the work runs).
+//
+//   - Forks: Call (two calls of one function, two results), Do (two calls,
+//     no results), Join (two functions of different types).
+//   - Loops: For over an index range, ForSeq over an iter.Seq, and ForErr,
+//     which stops at the first error or when its context ends.
+//   - Slices: Map and MapErr; Reduce; Find, Any, All and Count; Filter;
+//     Scan (prefix sums); MinFunc and MaxFunc; Sort, SortFunc and
+//     SortStableFunc, whose results are those of package slices.
+//
+// To run on a pool of your own rather than pool.Default(), call from one
+// of its tasks:
+//
+//	p, _ := pool.New(pool.WithWorkers(8))
+//	defer p.Close()
+//	p.Run(func() { forkjoin.Sort(s) }) // Sort runs on p's workers
 //
 // # Why a typed fork allocates nothing
 //
 // pool.Join takes two closures; a closure that captures variables, and
 // results written through them, escape to the heap at every fork. Call(f,
 // x, y) instead copies f and y into a record that the calling worker keeps
-// for the current nesting depth of its joins (runtime.Worker.Enter) and
-// reuses at every later fork at that depth, and copies f(y)'s result back
-// out of it. Forks on one worker nest strictly (a fork returns only after
-// everything it started, including work it ran while waiting for a thief),
-// so the records form a stack, and once a worker has been to a depth with
-// the same argument and result types, a fork costs a push and a pop on its
-// private stack of jobs (runtime.Worker.Push) and no allocation. The
-// records live on the heap, never on a goroutine stack: Go moves stacks
-// when they grow, and a thief would run a stale copy. Do is Call without results, and Join keeps a record of its
-// own for fb and its result, so that its two functions may return
-// different types.
+// for the current nesting depth of its forks and reuses at every later
+// fork at that depth, and copies f(y)'s result back out of it. Forks on
+// one worker nest strictly (a fork returns only after everything it
+// started, including work it ran while waiting for a thief), so the
+// records form a stack, and once a worker has been to a depth with the
+// same argument and result types, a fork costs a push and a pop on the
+// worker's stack of jobs and no allocation. The records live on the heap,
+// never on a goroutine stack: Go moves stacks when they grow, and a thief
+// would run a stale copy. Do is Call without results, and Join keeps a
+// record of its own for fb and its result, so that its two functions may
+// return different types.
 //
 // A function value with nothing captured, such as a top-level function,
 // is itself free; For, Reduce, Sort and SortFunc build at most one
@@ -47,16 +62,16 @@
 //
 // # Algorithms and grains
 //
-// For halves [lo, hi) recursively with Do until a piece holds at most
-// grain indices, so chunks hold between about grain/2 and grain indices;
-// grain <= 0 picks ceil(n/(8*workers)), about 8 chunks per worker, enough
-// for a worker that finishes early to steal from one that is slow, few
-// enough that forks cost nothing next to the chunks. Map is For with that
-// grain, each chunk writing its own part of the result. Reduce halves the
-// slice with Call down to the same grain, folds each piece serially from
-// its first element and combines the two halves' results left to right,
-// so op need only be associative; identity is the result for an empty
-// input only.
+// For cuts [lo, hi) into chunks of grain indices (the last may be
+// shorter) and queues them as one bulk spawn that idle workers split
+// between them; grain <= 0 picks ceil(n/(8*workers)), about 8 chunks per
+// worker, enough for a worker that finishes early to take chunks from one
+// that is slow, few enough that handing chunks over costs nothing next to
+// them. Map is For with that grain, each chunk writing its own part of the
+// result. Reduce halves the slice with Call down to the same grain, folds
+// each piece serially from its first element and combines the two halves'
+// results left to right, so op need only be associative; identity is the
+// result for an empty input only.
 //
 // Sort and SortFunc are a parallel quicksort: the pivot is the median of
 // three elements, or on pieces of 64 and more the median of three such

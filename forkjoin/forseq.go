@@ -18,12 +18,12 @@ import (
 //
 // The pulling task hands items out in batches that idle workers take (a
 // scope task per batch). A batch holds 1/(8*workers) of the items pulled
-// so far, at least 1 and at most forSeqMaxBatch: the first items go out
+// so far, at least 1 and at most 1024: the first items go out
 // one by one, so a short sequence of expensive items spreads over the
 // workers, and a long one soon moves in batches large enough that handing
 // one over costs little per item (as For's grain is 1/8 of a worker's
-// share, chosen here as the length becomes known). When forSeqQueued
-// batches per worker are waiting, the pulling task runs its batch itself,
+// share, chosen here as the length becomes known). When 4 batches per
+// worker are waiting, the pulling task runs its batch itself,
 // so ForSeq holds at most about that many batches of items, whatever the
 // length of seq; on a pool of one worker it is the serial loop plus a few
 // batches.

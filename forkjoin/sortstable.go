@@ -13,21 +13,21 @@ import (
 // ordering, as there; it may be called from several workers at once.
 //
 // It is a merge sort with a buffer of len(s) elements (allocated once per
-// call): pieces of at most stableLeaf elements are insertion-sorted in
+// call): pieces of at most 24 elements are insertion-sorted in
 // place, then merged level by level, each level moving the data between s
 // and the buffer (no copying back); the two halves of a piece are sorted
 // in parallel, and a large merge is itself split in two independent
 // merges (the middle element of the longer run and its binary-searched
 // place in the other), so the last levels are parallel too. Where
 // slices.SortStableFunc merges in place in O(n log² n) comparisons and
-// moves, this does O(n log n). Inputs of at most stableSerial elements are
+// moves, this does O(n log n). Inputs of at most 1024 elements are
 // sorted by slices.SortStableFunc on the calling goroutine.
 //
 // A panic in cmp is re-raised as a *pool.PanicError after every piece that
 // started has finished; s then holds every one of its elements, in no
 // particular order: each piece that a panic goes through copies its
 // elements, from wherever they are intact, to where its caller expects
-// them (see restore).
+// them.
 func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		nilFunc("forkjoin.SortStableFunc")

@@ -172,12 +172,9 @@ var analysisOnce sync.Once
 
 // StealCost is the cost of a steal that Analyze charges per fork on the
 // critical path (Analysis.StealCost): the time from a worker publishing a
-// job to another worker, already looking for work, starting it. It was
-// measured on the 2-core test machine, idle (TestStealCostMeasurement
-// logs it: medians of 1.03 to 1.12 µs in three runs), and rounded. It is
-// a constant, not measured at Analyze time, because the measurement is
-// only meaningful on an idle machine: with another program using both
-// cores, the thief waits for the scheduler and the median rose to 0.5-0.9
-// ms, which is the cost of a busy machine, not of a steal. Cilkscale's
-// burden is a constant too (15,000 instructions).
+// job to another worker, already looking for work, starting it, as
+// measured on an idle machine and rounded (docs/scale.md has the
+// measurement). It is a constant, not measured at Analyze time, because
+// on a busy machine the measurement is the scheduler's delay, not a
+// steal's; Cilkscale's burden is a constant too.
 const StealCost = 1 * time.Microsecond

@@ -93,9 +93,17 @@ type EventKind uint8
 
 // The kinds of Event.
 const (
-	EventSteal = EventKind(runtime.EventSteal) // Worker took a job from Victim's deque
-	EventSleep = EventKind(runtime.EventSleep) // Worker found no work and is about to block
-	EventWake  = EventKind(runtime.EventWake)  // Worker, blocked, was woken
+	EventSteal EventKind = iota + 1 // Worker took a job from Victim's deque
+	EventSleep                      // Worker found no work and is about to block
+	EventWake                       // Worker, blocked, was woken
+)
+
+// The kinds are the engine's values, which traceOf passes on unconverted:
+// these declarations compile only while the two lists agree.
+var (
+	_ [0]struct{} = [EventSteal - EventKind(runtime.EventSteal)]struct{}{}
+	_ [0]struct{} = [EventSleep - EventKind(runtime.EventSleep)]struct{}{}
+	_ [0]struct{} = [EventWake - EventKind(runtime.EventWake)]struct{}{}
 )
 
 // String returns "steal", "sleep" or "wake".

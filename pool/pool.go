@@ -1,32 +1,41 @@
-// Package pool is spindle's public API: a pool of worker threads that run
-// fork-join work (Join, Scope, Spawn, Run), futures (Submit) and blocking
-// calls (Block) with work stealing.
+// Package pool runs fork-join work on a pool of worker threads with work
+// stealing: parallel recursive code (divide and conquer, tree and graph
+// walks) forks at every level, and the pool balances the pieces over its
+// workers. Package forkjoin builds typed forks, loops and slice algorithms
+// on it.
 //
-// A Pool has one worker per OS thread (runtime.LockOSThread; see
-// WithLockedThreads), each owning a Chase-Lev deque. Join pushes its second function on the caller's deque,
-// runs the first, then takes the second back and runs it too unless an idle
-// worker stole it meanwhile; a worker whose half was stolen runs other work
-// until it is done, so nested joins never block a thread while work exists
-// and never deadlock. Idle workers spin briefly, then sleep on a futex and
-// cost nothing (package sleep).
+//   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
+//     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy), Default,
+//     Current, Close, Stats, WorkerIndex.
+//   - Forks: Join (two functions, possibly in parallel), Pool.Run (a call on
+//     a pool), Pool.Scope with Scope.Spawn and Scope.SpawnMany (tasks the
+//     scope waits for; SpawnPriority and SpawnManyPriority for priority
+//     levels up to MaxPriority).
+//   - Detached tasks and futures: Spawn, Pool.Spawn, Submit and Future.
+//   - Errors and cancellation: Group, golang.org/x/sync/errgroup's Group
+//     on the pool (Go, TryGo, SetLimit, Wait, NewGroup with a context).
+//   - Blocking inside a task: Block.
+//   - Analysis: Analyze and AnalyzeCPU measure a computation's work and
+//     span and predict its speedup on any number of workers.
 //
-// Calls from a goroutine that is not a worker are injected into the pool
-// and block the caller until done; calls from a worker of the same pool run
-// directly; calls from a worker of another pool are injected into this one
+// A Pool has one worker per OS thread, each owning a work-stealing deque.
+// Join pushes its second function on the caller's deque, runs the first,
+// then takes the second back and runs it too unless an idle worker stole
+// it meanwhile; a worker whose half was stolen runs other work until it
+// is done, so nested joins never block a thread while work exists and
+// never deadlock. Idle workers spin briefly, then sleep, and cost nothing.
+//
+// Calls from a goroutine that is not a worker are handed to the pool and
+// block the caller until done; calls from a worker of the same pool run
+// directly; calls from a worker of another pool are handed to this one
 // while the calling worker keeps serving its own pool.
 //
 // Panics in tasks are recovered where they happen and re-raised in the
-// caller of Join, Scope or Run as a *PanicError, after every task that call
-// started has finished. The pool stays usable.
+// caller of Join, Scope, Run, Wait or Future.Wait as a *PanicError, after
+// every task that call started has finished. The pool stays usable.
 //
-// Tasks spawned on a scope may carry a priority level (Scope.SpawnPriority,
-// up to MaxPriority): workers start the most urgent queued tasks first, as
-// strictly as WithPriorityPolicy says. Scope.SpawnMany spawns many tasks
-// with one publication; thieves take about half of what is left at a time.
-//
-// Group is golang.org/x/sync/errgroup's Group on the pool: tasks that
-// return errors, a context cancelled by the first failure, tasks skipped
-// once that context is done, and a limit on how many run at once.
+// docs/guide.md in the repository has a tour; its "Blocking, limits and
+// closing" says how Group's limit, Block and Close meet.
 package pool
 
 import (
@@ -35,6 +44,7 @@ import (
 	goruntime "runtime"
 	"sync"
 
+	"github.com/spindle-go/spindle/internal/engineopt"
 	"github.com/spindle-go/spindle/runtime"
 )
 
@@ -86,15 +96,13 @@ func WithPinning(on bool) Option {
 // time the Go scheduler preempts a locked worker (each garbage
 // collection stops and scans every goroutine; sysmon preempts goroutines
 // that run for 10 ms; a GC worker takes a P) the worker's P moves to
-// another thread and back, which costs 4 to 47 us on the 2-vCPU test
-// machine against 0.1 us for an ordinary goroutine (a Gosched round trip,
-// BenchmarkPreemptHandOff).
+// another thread and back, which costs tens of microseconds where an
+// ordinary goroutine's preemption costs a fraction of one.
 // Unlocked workers are faster where tasks allocate and two workers share
 // the collector, and a Run from outside returns sooner on an awake pool;
-// on one worker they were within a few percent either way (6% slower in
-// one peers run, 1-6% faster in alternated benchmarks). docs/performance.md
-// has the figures. WithPinning needs locked threads: New fails if both
-// are asked.
+// on one worker the two are within a few percent either way.
+// docs/performance.md has the figures. WithPinning needs locked threads:
+// New fails if both are asked.
 func WithLockedThreads(on bool) Option {
 	return func(c *config) error { c.Unlocked = !on; return nil }
 }
@@ -114,20 +122,22 @@ func WithName(name string) Option {
 	return func(c *config) error { c.Name = name; return nil }
 }
 
-// WithEngine applies configure to the engine's settings when the pool is
-// built. It is the one entry for the engine's research variants (other
-// deques, eager publication, the priority policy that ignores levels),
-// which spindle's benchmarks and tests select through its internal
-// experiment package; package runtime carries no compatibility promise,
-// and programs have no reason to call it. An error from configure is
+// withEngine applies configure to the engine's settings when the pool is
+// built: the entry of the engine's research variants, which spindle's
+// benchmarks and tests select through internal/experiment (it reaches
+// this function through internal/engineopt). An error from configure is
 // New's error.
-func WithEngine(configure func(*runtime.Config) error) Option {
+func withEngine(configure func(*runtime.Config) error) Option {
 	return func(c *config) error {
 		if configure == nil {
-			return fmt.Errorf("pool.WithEngine: nil function")
+			return fmt.Errorf("pool: nil engine configuration")
 		}
 		return configure(&c.Config)
 	}
+}
+
+func init() {
+	engineopt.New = func(configure func(*runtime.Config) error) any { return withEngine(configure) }
 }
 
 // WithTrace makes the pool call f for every steal, every worker that goes
@@ -260,7 +270,10 @@ func Current() *Pool {
 }
 
 // WorkerIndex returns the calling worker's index in [0, Workers()) of its
-// pool, or -1 when the caller is not a worker.
+// pool, or -1 when the caller is not a worker. That includes forkjoin
+// calls made outside a pool whose input is too small to split, which run
+// on the calling goroutine: per-worker state indexed by WorkerIndex needs
+// a slot for -1.
 func WorkerIndex() int {
 	if w := runtime.CurrentWorker(); w != nil {
 		return w.Index()

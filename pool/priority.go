@@ -9,7 +9,7 @@ import (
 // MaxPriority is the most urgent priority level of a spawned task
 // (Scope.SpawnPriority, Scope.SpawnManyPriority). Levels run from 0, the
 // level of joins, Spawn, Run and futures, to MaxPriority.
-const MaxPriority = runtime.MaxPriority
+const MaxPriority = 3
 
 // PriorityPolicy says how strictly a pool's workers follow priority
 // levels; set it with WithPriorityPolicy.
@@ -28,17 +28,26 @@ const (
 	// PriorityScanAll, the default: before going down a level a worker
 	// looks at that level on every other worker. Inversions are rare (a
 	// task counted as queued but not yet visible) but possible.
-	PriorityScanAll = PriorityPolicy(runtime.PriorityScanAll)
+	PriorityScanAll PriorityPolicy = iota
 	// PrioritySample: a worker looks at a level on about the square root
 	// of the number of other workers (chosen at random) before going
 	// down: fewer steal attempts, more inversions.
-	PrioritySample = PriorityPolicy(runtime.PrioritySample)
+	PrioritySample
 	// PriorityStrict guarantees that no task starts while a task of a
 	// higher level is queued. A worker that claimed a task and sees a
 	// higher level queued puts the task back and spins until that work
 	// is claimed, so throughput may suffer under frequent priority
 	// spawns.
-	PriorityStrict = PriorityPolicy(runtime.PriorityStrict)
+	PriorityStrict
+)
+
+// The levels and policies are the engine's values, which WithPriorityPolicy
+// passes on unconverted: these declarations compile only while they agree.
+var (
+	_ [0]struct{} = [MaxPriority - runtime.MaxPriority]struct{}{}
+	_ [0]struct{} = [PriorityScanAll - PriorityPolicy(runtime.PriorityScanAll)]struct{}{}
+	_ [0]struct{} = [PrioritySample - PriorityPolicy(runtime.PrioritySample)]struct{}{}
+	_ [0]struct{} = [PriorityStrict - PriorityPolicy(runtime.PriorityStrict)]struct{}{}
 )
 
 // String returns the policy's name: "scan-all", "sample", "strict".
@@ -48,7 +57,7 @@ func (p PriorityPolicy) String() string { return runtime.PriorityPolicy(p).Strin
 // priority levels. The default is PriorityScanAll.
 func WithPriorityPolicy(p PriorityPolicy) Option {
 	return func(c *config) error {
-		if p > PriorityStrict { // PriorityOblivious is an experiment (WithEngine)
+		if p > PriorityStrict { // PriorityOblivious is an experiment (withEngine)
 			return fmt.Errorf("pool.WithPriorityPolicy(%d): unknown policy", uint8(p))
 		}
 		c.Priority = runtime.PriorityPolicy(p)

@@ -11,12 +11,15 @@ import (
 // returns only when the body and every task spawned on the scope,
 // transitively, have finished.
 //
-// Scope is the engine's scope (runtime.Scope) under pool's name, with
-// pool's methods: the same memory, converted for free in both directions.
-type Scope runtime.Scope
+// A Scope is only ever used through the pointer the pool hands out.
+type Scope struct {
+	// s is the engine's scope. It is the only field, so a *Scope and the
+	// *runtime.Scope it holds are the same address (see engineTask).
+	s runtime.Scope
+}
 
 // engine returns s as the engine's scope.
-func (s *Scope) engine() *runtime.Scope { return (*runtime.Scope)(s) }
+func (s *Scope) engine() *runtime.Scope { return &s.s }
 
 // Spawn runs f(s) as a task of the scope, possibly in parallel with the
 // caller. It is SpawnPriority at level 0, the level of joins. Task
@@ -56,12 +59,14 @@ func (s *Scope) SpawnManyPriority(level, n int, f func(s *Scope, i int)) {
 }
 
 // engineTask is f as the engine's task function. A wrapper closure
-// (func(es *runtime.Scope) { f((*Scope)(es)) }) would cost an allocation
-// per spawn; instead the function value is reinterpreted: *Scope and
-// *runtime.Scope are pointers to the same type of memory (Scope is defined
-// as runtime.Scope), so the two function types take the same argument in
-// the same register and f runs unchanged. A nil f stays nil, for the
-// engine's check.
+// (func(es *runtime.Scope) { f((*Scope)(unsafe.Pointer(es))) }) would cost
+// an allocation per spawn; instead the function value is reinterpreted.
+// The engine allocates each scope as a runtime.Scope, and a Scope is
+// exactly one runtime.Scope (its only field, at offset 0, so the two have
+// the same size and layout): the *runtime.Scope the engine passes is a
+// valid *Scope, the two function types take that pointer in the same
+// register, and f runs unchanged. A nil f stays nil, for the engine's
+// check.
 func engineTask(f func(*Scope)) func(*runtime.Scope) {
 	return *(*func(*runtime.Scope))(unsafe.Pointer(&f))
 }

@@ -2,7 +2,7 @@
 // for spindle's own benchmarks and tests: other work-stealing deques
 // (WithDeque) and a priority policy that ignores levels
 // (PriorityOblivious, with WithPriorityPolicy). They are selected when a pool is built, through
-// pool.WithEngine, so that the default fork path has no branch for them,
+// pool's engine option (internal/engineopt), so that the default fork path has no branch for them,
 // and they are not part of the public API (the package is internal).
 package experiment
 
@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/internal/engineopt"
 	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -70,7 +71,7 @@ const (
 // kind but the default publishes each job at once (lazy publication needs
 // Chase-Lev's cheap emptiness check on the fork path).
 func WithDeque(k DequeKind) pool.Option {
-	return pool.WithEngine(func(c *runtime.Config) error {
+	return withEngine(func(c *runtime.Config) error {
 		switch k {
 		case DequeChaseLev:
 			c.Deque = nil
@@ -93,6 +94,12 @@ func WithDeque(k DequeKind) pool.Option {
 	})
 }
 
+// withEngine is pool's option that applies configure to the engine's
+// settings (see internal/engineopt).
+func withEngine(configure func(*runtime.Config) error) pool.Option {
+	return engineopt.New(configure).(pool.Option)
+}
+
 // PriorityOblivious is the priority policy that ignores levels (every
 // task is queued as a level-0 task; inversions are still counted): the
 // baseline the policies of pool.WithPriorityPolicy are compared with.
@@ -104,7 +111,7 @@ func WithPriorityPolicy(p pool.PriorityPolicy) pool.Option {
 	if p != PriorityOblivious {
 		return pool.WithPriorityPolicy(p)
 	}
-	return pool.WithEngine(func(c *runtime.Config) error {
+	return withEngine(func(c *runtime.Config) error {
 		c.Priority = runtime.PriorityPolicy(p)
 		return nil
 	})

@@ -1,0 +1,11 @@
+package forkjoin_test
+
+import (
+	"testing"
+
+	"github.com/spindle-go/spindle/internal/testutil"
+)
+
+// What go doc shows of forkjoin names only what a user can look up: no
+// unexported identifier, no pointer to the engine's package.
+func TestDocsNameOnlyTheUserAPI(t *testing.T) { testutil.CheckDocs(t, ".") }
