@@ -26,6 +26,14 @@
 //     QuicksortErrgroup, QuicksortConc; Check verifies the order and the
 //     wrapping sum.
 //
+// The peers' engage workload measures how soon an idle pool has every
+// worker going: Engage and EngageTrial hand P leaves of spinning to an
+// idle pool of P workers in each of EngageStyles (forkjoin.For grain 1, a
+// forkjoin.Do tree, Scope.Spawn, Scope.SpawnMany, Group.Go) and time when
+// each leaf starts. BenchmarkEngage (-engageleaf, -engageidle) runs them at
+// 2, 4 and 8 workers; bench/cmd/peers prints them as the peers' engage
+// rows.
+//
 // The spindle kernels fork on the pool of the worker that calls them, so
 // run them inside Pool.Run of the pool to measure; from other goroutines
 // they use pool.Default(). The goroutine kernels use GOMAXPROCS threads.

@@ -11,6 +11,7 @@
 //	go-spindle find-first n=10000000 threads=2 ms=6.3 at=9000000
 //	go-spindle map-sum n=10000000 threads=2 ms=6.3 sum=331928707760975088
 //	go-spindle sort-stable n=10000000 threads=2 ms=557.0 stable=ok
+//	go-spindle-for engage threads=2 ms=0.123 first_us=45 middle_us=67 last_us=67 leaf_us=500 idle_ms=20
 //
 // go-spindle-join-unlocked and go-spindle-spawn-unlocked are go-spindle-join
 // and go-spindle-spawn on a pool of workers that are not locked to their
@@ -34,10 +35,23 @@
 // kernel's (bench.IterFilterSerial, ...; the sort must be exactly the
 // stable sort of its input).
 //
+// The engage workload (bench.Engage) prints one row per style of
+// bench.EngageStyles: go-spindle-for, go-spindle-do, go-spindle-spawn,
+// go-spindle-spawnmany and go-spindle-group, with the fields of the peers'
+// engage rows in their order (../shared/peers/go/engage.go). After
+// IDLE_MS of idleness, THREADS leaves that spin for LEAF_US each are
+// handed to the pool; ms is the call's time minus one leaf (what getting
+// every worker going cost), first_us, middle_us and last_us the starts of
+// the 1st, (THREADS/2+1)th and last leaf after the call: medians over
+// ENGAGE_TRIALS trials after bench.EngageWarmups untimed ones. Like the
+// peers' engage rows they have no serial baseline; REPS and WARMUP do not
+// apply.
+//
 // Settings come from the environment, with the peers' defaults: THREADS
 // (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
 // 3 become 3, as in the peers), ITER_N (10000000, at least 1), REPS (5),
-// WARMUP (1), WORKLOADS (the workloads to run, separated by spaces;
+// WARMUP (1), LEAF_US (500), IDLE_MS (20), ENGAGE_TRIALS (25, at least
+// 1), WORKLOADS (the workloads to run, separated by spaces;
 // default all that this command knows; names it does not know are
 // ignored, as other peers' workloads may be listed). Each workload runs
 // WARMUP untimed times, then REPS timed times, and the best time is
@@ -66,6 +80,8 @@ import (
 
 type settings struct {
 	threads, fibN, qsN, cutoff, iterN, reps, warmup int
+	leaf, idle                                      time.Duration // engage
+	engageTrials                                    int
 	workloads                                       []string
 }
 
@@ -82,6 +98,7 @@ var workloads = []struct {
 	{"find-first", runFindFirst},
 	{"map-sum", runMapSum},
 	{"sort-stable", runSortStable},
+	{"engage", runEngage},
 }
 
 func main() {
@@ -98,9 +115,12 @@ workload. Settings, from the environment:
            (default 10000000; at least 1)
   REPS     timed runs, the best is printed (default 5)
   WARMUP   untimed runs before them (default 1)
+  LEAF_US  engage: microseconds each leaf spins (default 500)
+  IDLE_MS  engage: milliseconds of idleness before each trial (default 20)
+  ENGAGE_TRIALS  engage: trials, the medians are printed (default 25)
   WORKLOADS  workloads to run, space-separated (default: fib quicksort
-           uts-t1 uts-t3 filter find-first map-sum sort-stable; unknown
-           names are ignored)
+           uts-t1 uts-t3 filter find-first map-sum sort-stable engage;
+           unknown names are ignored)
 `, runtime.NumCPU())
 	}
 	flag.Parse()
@@ -143,6 +163,9 @@ func readSettings() (settings, error) {
 	c.iterN = get("ITER_N", 10_000_000, 1)
 	c.reps = get("REPS", 5, 1)
 	c.warmup = get("WARMUP", 1, 0)
+	c.leaf = time.Duration(get("LEAF_US", 500, 0)) * time.Microsecond
+	c.idle = time.Duration(get("IDLE_MS", 20, 0)) * time.Millisecond
+	c.engageTrials = get("ENGAGE_TRIALS", 25, 1)
 	c.workloads = strings.Fields(os.Getenv("WORKLOADS"))
 	if len(c.workloads) == 0 {
 		for _, w := range workloads {
@@ -410,5 +433,17 @@ func runSortStable(c settings, p *pool.Pool) error {
 		return err
 	}
 	iterRow(c, "sort-stable", t, "stable=ok")
+	return nil
+}
+
+// runEngage prints the engage rows, one per style, on p (THREADS workers,
+// THREADS leaves).
+func runEngage(c settings, p *pool.Pool) error {
+	for _, st := range bench.EngageStyles {
+		m := bench.Engage(p, st, c.threads, c.leaf, c.idle, c.engageTrials)
+		fmt.Printf("go-spindle-%s engage threads=%d ms=%.3f first_us=%d middle_us=%d last_us=%d leaf_us=%d idle_ms=%d\n",
+			st.Name, c.threads, bench.Ms(m.Lost), m.First.Microseconds(), m.Middle.Microseconds(),
+			m.Last.Microseconds(), c.leaf.Microseconds(), c.idle.Milliseconds())
+	}
 	return nil
 }
