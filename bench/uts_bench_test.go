@@ -61,7 +61,7 @@ func BenchmarkUTS(b *testing.B) {
 		name   string
 		search func(*UTSTree) int64
 	}{
-		{"spawn", UTSSpawn}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
+		{"spawn", UTSSpawn}, {"spawnarg", UTSSpawnArg}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
 	}
 	for _, k := range kernels {
 		for _, w := range benchWorkers {

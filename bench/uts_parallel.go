@@ -53,6 +53,26 @@ func UTSSpawn(t *UTSTree) int64 {
 	return 1 + counts.sum()
 }
 
+// UTSSpawnArg is UTSSpawn with forkjoin.Spawn: a task per node, the
+// child passed as the task's argument instead of captured by a closure,
+// so that a spawn allocates nothing.
+func UTSSpawnArg(t *UTSTree) int64 {
+	counts := newUTSCounts()
+	var visit func(s *pool.Scope, n UTSNode)
+	visit = func(s *pool.Scope, n UTSNode) {
+		k := t.Children(&n)
+		if k == 0 {
+			return
+		}
+		counts[pool.WorkerIndex()].n += int64(k)
+		for i := range k {
+			forkjoin.Spawn(s, visit, t.Child(&n, i))
+		}
+	}
+	pool.Current().Scope(func(s *pool.Scope) { visit(s, t.Root()) })
+	return 1 + counts.sum()
+}
+
 // UTSSpawnMany is a bulk spawn per node: one scope for the tree, and each
 // node spawns its children with one Scope.SpawnMany.
 //

@@ -48,7 +48,7 @@ func TestUTSParallelSearches(t *testing.T) {
 		name   string
 		search func(*UTSTree) int64
 	}{
-		{"spawn", UTSSpawn}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
+		{"spawn", UTSSpawn}, {"spawnarg", UTSSpawnArg}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
 		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor}, {"closure-floor2", UTSClosureFloor2},
 	}
 	trees := smallUTSTrees

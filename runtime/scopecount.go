@@ -213,6 +213,8 @@ func scopeOf(j *Job) *Scope {
 		if b, ok := r.b.(*scopeBatch); ok {
 			return b.s
 		}
+	case interface{ taskScope() *Scope }: // a valueJob of any type
+		return r.taskScope()
 	}
 	return nil
 }

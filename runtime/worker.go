@@ -76,6 +76,9 @@ type Worker struct {
 	// parts the free list of bulk-spawn part records (newPart).
 	scopeJobs []*scopeJob
 	parts     []*batchPart
+	// valueJobs is the free list of SpawnValue's records, of any type
+	// (see spawnvalue.go).
+	valueJobs []any
 	// credit is how many units of creditScope's shared count this worker
 	// holds (see Credits in scopecount.go).
 	creditScope *Scope

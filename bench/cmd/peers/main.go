@@ -18,7 +18,8 @@
 // threads (pool.WithLockedThreads(false)).
 //
 // UTS rows (uts-t1, uts-t3, the sample trees T1 and T3): go-spindle-spawn
-// (a Scope.Spawn per node, one scope), go-spindle-spawnmany (a
+// (a Scope.Spawn per node, one scope), go-spindle-spawnarg (a
+// forkjoin.Spawn per node, the child its argument), go-spindle-spawnmany (a
 // Scope.SpawnMany per node), go-spindle-call (forkjoin.Call halving child
 // ranges), go-spindle-join (pool.Join halving), and at threads=1 the
 // closure floor (go-closure-floor: serial, one closure allocated per node)
@@ -301,6 +302,7 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 	}
 	styles := []style{
 		{"go-spindle-spawn", bench.UTSSpawn, true, false, 1},
+		{"go-spindle-spawnarg", bench.UTSSpawnArg, true, false, 1},
 		{"go-spindle-spawnmany", bench.UTSSpawnMany, true, false, 1},
 		{"go-spindle-call", bench.UTSCall, true, false, 1},
 		{"go-spindle-join", bench.UTSJoin, true, false, 1},

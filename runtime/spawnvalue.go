@@ -1,0 +1,75 @@
+package runtime
+
+// Spawning with an argument.
+//
+// Scope.Spawn takes a closure: a task per tree node captures its node, and
+// the closure (with the node copied into it) is allocated on the heap at
+// every spawn. SpawnValue takes the function and the argument apart: both
+// are copied into a task record that the workers recycle, as Spawn's
+// records are, so once the records exist a spawn allocates nothing. The
+// records are generic (valueJob[T]); a worker keeps them in one free list
+// of any type (Worker.valueJobs), taking the newest one back only if it
+// has the type wanted: a program that spawns one argument type, the usual
+// case, always finds one, and one that mixes types at worst allocates.
+
+// valueJob is a task spawned by SpawnValue.
+type valueJob[T any] struct {
+	job   Job
+	fn    func(*Scope, T)
+	x     T
+	scope *Scope
+}
+
+// maxFreeValueJobs bounds a worker's free list of value-task records, as
+// maxFreeScopeJobs bounds Spawn's.
+const maxFreeValueJobs = 256
+
+// SpawnValue runs f(s, x) as a task of scope s, as Scope.Spawn runs a
+// closure: the same rules (call it while the scope runs; a call after
+// the scope finished panics naming call), at level 0. x is copied into
+// the task's record.
+func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
+	if f == nil {
+		panic(call + ": nil function")
+	}
+	w := s.reg.currentWorker()
+	s.add(call, w, 1)
+	j := newValueJob[T](w)
+	j.fn, j.x, j.scope = f, x, s
+	s.queue(w, &j.job, 0, 1)
+}
+
+// newValueJob returns a record from w's free list if its newest entry is
+// a valueJob[T], or a new one (also when w is nil: the caller is no
+// worker).
+func newValueJob[T any](w *Worker) *valueJob[T] {
+	if w != nil {
+		if n := len(w.valueJobs); n > 0 {
+			if j, ok := w.valueJobs[n-1].(*valueJob[T]); ok {
+				w.valueJobs[n-1] = nil
+				w.valueJobs = w.valueJobs[:n-1]
+				return j
+			}
+		}
+	}
+	j := new(valueJob[T])
+	j.job.Init(j, nil)
+	return j
+}
+
+// Run runs the task on the current worker. The record goes back to that
+// worker's free list first (nothing else refers to it once a worker has
+// claimed it), so the task's own spawns can reuse it at once.
+func (j *valueJob[T]) Run() {
+	w := CurrentWorker()
+	f, x, s := j.fn, j.x, j.scope
+	var zero T
+	j.fn, j.x, j.scope = nil, zero, nil // keep nothing of the task alive
+	if len(w.valueJobs) < maxFreeValueJobs {
+		w.valueJobs = append(w.valueJobs, j)
+	}
+	s.finishOn(w, Catch(func() { f(s, x) }))
+}
+
+// taskScope is the scope of the task, for scopeOf.
+func (j *valueJob[T]) taskScope() *Scope { return j.scope }
