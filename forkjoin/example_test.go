@@ -45,6 +45,35 @@ func ExampleDo() {
 	// Output: [-1 -2 -3 -4 -5 -6 -7 -8 -9 -10]
 }
 
+// exDir is a directory of a tree that a walk visits with a task per
+// directory.
+type exDir struct {
+	name  string
+	files int
+	subs  []*exDir
+}
+
+// Spawn walks a tree with a task per node: each task receives its node as
+// an argument, so the walk allocates nothing per task once the workers
+// have task records to reuse. The function is made once, before the walk.
+func ExampleSpawn() {
+	root := &exDir{name: "/", files: 2, subs: []*exDir{
+		{name: "a", files: 3, subs: []*exDir{{name: "a/x", files: 4}}},
+		{name: "b", files: 5},
+	}}
+	var files atomic.Int64
+	var visit func(s *pool.Scope, d *exDir)
+	visit = func(s *pool.Scope, d *exDir) {
+		files.Add(int64(d.files))
+		for _, sub := range d.subs {
+			forkjoin.Spawn(s, visit, sub)
+		}
+	}
+	pool.Default().Scope(func(s *pool.Scope) { visit(s, root) })
+	fmt.Println(files.Load(), "files")
+	// Output: 14 files
+}
+
 func ExampleJoin() {
 	text := "the quick brown fox jumps over the lazy dog"
 	words, upper := forkjoin.Join(
