@@ -53,30 +53,44 @@ func FibJoin(n int) int64 {
 // itself. No runtime can fork closures for less in Go, since a closure that
 // another thread may run must live on the heap; FibJoin's distance from
 // this floor is what spindle adds.
-func FibClosureFloor(n int) int64 { return fibClosureFloor(n, &floorSinks[0]) }
+func FibClosureFloor(n int) int64 { return fibClosureFloor(n, &floorSink) }
 
-// FibClosureFloor2 is FibClosureFloor's throughput on two threads: two
-// goroutines, each locked to an OS thread as a pool's workers are and each
-// publishing to a sink of its own (one shared sink would measure the
-// contention on its cache line), compute fib(n) at once. Half the time of
-// the pair is the time per fib(n) when two threads share the cores and the
-// garbage collector: the floor of a closure fork's 2-worker time. It
-// returns one result (-1 if the two disagree).
-func FibClosureFloor2(n int) int64 {
-	var got [2]int64
+// FibClosureFloorP is FibClosureFloor's throughput on threads threads:
+// that many goroutines, each locked to an OS thread as a pool's workers
+// are and each publishing to a sink of its own (one shared sink would
+// measure the contention on its cache line), compute fib(n) at once. The
+// time of the whole divided by threads is the time per fib(n) when that
+// many threads share the cores and the garbage collector: the floor of a
+// closure fork's time at that many workers. It returns one result (-1 if
+// the copies disagree).
+func FibClosureFloorP(n, threads int) int64 {
+	sinks := make([]closureSink, threads)
+	return floorCopies(threads, func(i int) int64 { return fibClosureFloor(n, &sinks[i]) })
+}
+
+// floorCopies runs copies copy(0) .. copy(copies-1) at once, each on a
+// goroutine locked to its OS thread, and returns their common result, or
+// -1 if they disagree.
+func floorCopies(copies int, copy func(i int) int64) int64 {
+	got := make([]struct {
+		v int64
+		_ [120]byte // each copy writes a line of its own
+	}, copies)
 	var wg sync.WaitGroup
 	for i := range got {
 		wg.Go(func() {
 			goruntime.LockOSThread()
 			defer goruntime.UnlockOSThread()
-			got[i] = fibClosureFloor(n, &floorSinks[i])
+			got[i].v = copy(i)
 		})
 	}
 	wg.Wait()
-	if got[0] != got[1] {
-		return -1
+	for i := range got {
+		if got[i].v != got[0].v {
+			return -1
+		}
 	}
-	return got[0]
+	return got[0].v
 }
 
 func fibClosureFloor(n int, sink *closureSink) int64 {
@@ -94,14 +108,14 @@ func fibClosureFloor(n int, sink *closureSink) int64 {
 
 // closureSink keeps a published closure reachable, so that the compiler
 // must heap-allocate it as a fork's job would be. The padding keeps the
-// sinks of two threads off each other's cache lines.
+// sinks of different threads off each other's cache lines.
 type closureSink struct {
 	//lint:ignore U1000 written only: the store is what forces the allocation
 	f func()
 	_ [120]byte
 }
 
-var floorSinks [2]closureSink
+var floorSink closureSink
 
 //go:noinline
 func (s *closureSink) publish(f func()) { s.f = f }

@@ -1,14 +1,15 @@
 package bench
 
 import (
+	goruntime "runtime"
 	"testing"
 
 	"github.com/spindle-go/spindle/pool"
 )
 
 // BenchmarkFib times fib(-fibn) with a fork at every level: serial, serial
-// with a closure fork's two allocations (closure-floor, and closure-floor2:
-// two of them at once on two threads), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
+// with a closure fork's two allocations (closure-floor at K workers: K of
+// them at once on K threads, ns/op per fib), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
 func BenchmarkFib(b *testing.B) {
 	n, check := fibInput(b)
@@ -20,24 +21,25 @@ func BenchmarkFib(b *testing.B) {
 		}
 		check(b, got)
 	})
-	fam.run("closure-floor", 1, func(b *testing.B) {
-		var got int64
-		for b.Loop() {
-			got = FibClosureFloor(n)
-		}
-		check(b, got)
-	})
-	fam.run("closure-floor2", 2, func(b *testing.B) {
-		// ns/op is the time of two fib(n) at once on two threads: twice
-		// the time per fib(n) (FibClosureFloor2).
-		var got int64
-		withProcs(2, func() {
-			for b.Loop() {
-				got = FibClosureFloor2(n)
-			}
+	for _, w := range benchWorkers {
+		// w thread-locked goroutines compute fib(n) at once, each
+		// publishing to a sink of its own, so ns/op is the time per
+		// fib(n) at w threads (FibClosureFloorP).
+		fam.run("closure-floor", w, func(b *testing.B) {
+			withProcs(w, func() {
+				b.RunParallel(func(pb *testing.PB) {
+					goruntime.LockOSThread()
+					defer goruntime.UnlockOSThread()
+					sink := new(closureSink)
+					for pb.Next() {
+						if got := fibClosureFloor(n, sink); got != FibExpected(n) {
+							b.Errorf("fib(%d) = %d", n, got)
+						}
+					}
+				})
+			})
 		})
-		check(b, got)
-	})
+	}
 
 	spindle := []struct {
 		name string

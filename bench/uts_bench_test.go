@@ -11,9 +11,10 @@ import (
 var utsTree = flag.String("utstree", "T3", "BenchmarkUTS: sample tree T1 to T5, or small (a 111,508-node geometric tree)")
 
 // BenchmarkUTS searches a UTS sample tree (-utstree, default T3) as
-// impl=NAME/workers=K: serial (UTSSerial), closure-floor (UTSClosureFloor:
-// serial, one closure allocated per node) and closure-floor2 (the time
-// per tree of two such searches at once on two threads: UTSClosureFloor2), spawn (a Scope.Spawn per node), spawnmany
+// impl=NAME/workers=K: serial (UTSSerial), closure-floor (UTSClosureFloor,
+// a serial search with one closure allocated per node; at K workers K
+// such searches at once on K threads, ns/op per tree: UTSClosureFloorP),
+// spawn (a Scope.Spawn per node), spawnarg (forkjoin.Spawn per node), spawnmany
 // (a Scope.SpawnMany per node), call (forkjoin.Call over child ranges) and
 // join (pool.Join over child ranges) on pools of 1 and 2 workers (each at
 // GOMAXPROCS = workers, as the peers run them), and goroutines (a
@@ -41,22 +42,23 @@ func BenchmarkUTS(b *testing.B) {
 	}
 	fam := newFamily(b)
 	fam.serial("serial", func(b *testing.B) { loop(b, func() int64 { return UTSSerial(tree).Nodes }) })
-	fam.run("closure-floor", 1, func(b *testing.B) { loop(b, func() int64 { return UTSClosureFloor(tree) }) })
-	fam.run("closure-floor2", 2, func(b *testing.B) {
-		// Two thread-locked goroutines search whole trees at once, so
-		// ns/op is the time per tree at two threads (UTSClosureFloor2).
-		withProcs(2, func() {
-			b.RunParallel(func(pb *testing.PB) {
-				goruntime.LockOSThread()
-				defer goruntime.UnlockOSThread()
-				for pb.Next() {
-					if got := UTSClosureFloor(tree); got != want {
-						b.Errorf("counted %d nodes, want %d", got, want)
+	for _, w := range benchWorkers {
+		// w thread-locked goroutines search whole trees at once, so
+		// ns/op is the time per tree at w threads (UTSClosureFloorP).
+		fam.run("closure-floor", w, func(b *testing.B) {
+			withProcs(w, func() {
+				b.RunParallel(func(pb *testing.PB) {
+					goruntime.LockOSThread()
+					defer goruntime.UnlockOSThread()
+					for pb.Next() {
+						if got := UTSClosureFloor(tree); got != want {
+							b.Errorf("counted %d nodes, want %d", got, want)
+						}
 					}
-				}
+				})
 			})
 		})
-	})
+	}
 	kernels := []struct {
 		name   string
 		search func(*UTSTree) int64

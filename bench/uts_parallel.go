@@ -1,7 +1,6 @@
 package bench
 
 import (
-	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 
@@ -200,34 +199,17 @@ func UTSClosureFloor(t *UTSTree) int64 {
 	return nodes
 }
 
-// UTSClosureFloor2 is UTSClosureFloor's throughput on two threads: two
-// goroutines, each locked to an OS thread as a pool's workers are, search
-// the whole tree at once, each with its own stack and count. Half the time
-// of the pair is the time per tree when two threads share the cores and
-// the garbage collector: the floor at two workers for any search that
-// allocates a closure per node, whatever schedules the closures. It
-// returns one search's count (-1 if the two disagree).
+// UTSClosureFloorP is UTSClosureFloor's throughput on threads threads:
+// that many goroutines, each locked to an OS thread as a pool's workers
+// are, search the whole tree at once, each with its own stack and count.
+// The time of the whole divided by threads is the time per tree when that
+// many threads share the cores and the garbage collector: the floor at
+// that many workers for any search that allocates a closure per node,
+// whatever schedules the closures. It returns one search's count (-1 if
+// they disagree).
 //
-// An earlier version split the root's children between the two
-// goroutines; on T1 the halves were uneven (0.91 of the serial time
-// against 0.62-0.69 for this floor, on the 2-core test machine), so it
-// measured the split, not the floor.
-func UTSClosureFloor2(t *UTSTree) int64 {
-	var counts [2]struct {
-		n int64
-		_ [120]byte
-	}
-	var wg sync.WaitGroup
-	for i := range counts {
-		wg.Go(func() {
-			goruntime.LockOSThread()
-			defer goruntime.UnlockOSThread()
-			counts[i].n = UTSClosureFloor(t)
-		})
-	}
-	wg.Wait()
-	if counts[0].n != counts[1].n {
-		return -1
-	}
-	return counts[0].n
+// An earlier version split the root's children between two goroutines;
+// on T1 the halves were uneven, so it measured the split, not the floor.
+func UTSClosureFloorP(t *UTSTree, threads int) int64 {
+	return floorCopies(threads, func(int) int64 { return UTSClosureFloor(t) })
 }

@@ -49,7 +49,7 @@ func TestUTSParallelSearches(t *testing.T) {
 		search func(*UTSTree) int64
 	}{
 		{"spawn", UTSSpawn}, {"spawnarg", UTSSpawnArg}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
-		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor}, {"closure-floor2", UTSClosureFloor2},
+		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor}, {"closure-floor4", func(t *UTSTree) int64 { return UTSClosureFloorP(t, 4) }},
 	}
 	trees := smallUTSTrees
 	if !raceEnabled {

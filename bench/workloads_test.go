@@ -43,7 +43,7 @@ func TestFibKernels(t *testing.T) {
 	}{
 		{"serial", FibSerial, false},
 		{"closure-floor", FibClosureFloor, false},
-		{"closure-floor2", FibClosureFloor2, false},
+		{"closure-floor4", func(n int) int64 { return FibClosureFloorP(n, 4) }, false},
 		{"call", FibCall, true},
 		{"join", FibJoin, true},
 		{"waitgroup", FibWaitGroup, false},

@@ -111,8 +111,9 @@ var labels = map[string]string{
 	"go-errgroup":               "Go errgroup",
 }
 
-// aliases are runtimes drawn in the row of another: the closure floor
-// that bench/cmd/peers splits over two goroutines at 2 threads is the
+// aliases are runtimes drawn in the row of another: go-closure-floor2,
+// the name of the closure floor's 2-thread row in runs before
+// bench/cmd/peers printed go-closure-floor at every thread count, is the
 // 2-thread bar of the floor's row.
 var aliases = map[string]string{
 	"go-closure-floor2": "go-closure-floor",

@@ -3,8 +3,7 @@
 //
 //	go-spindle-call fib n=32 threads=2 ms=12.3 result=2178309
 //	go-spindle-join fib n=32 threads=2 ms=45.6 result=2178309
-//	go-closure-floor fib n=32 threads=1 ms=150.2 result=2178309
-//	go-closure-floor2 fib n=32 threads=2 ms=120.1 result=2178309
+//	go-closure-floor fib n=32 threads=2 ms=150.2 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
 //	go-spindle-spawn uts-t3 threads=2 ms=567.8 nodes=4112897
 //	go-spindle filter n=10000000 threads=2 ms=40.1 kept=6664676
@@ -21,11 +20,17 @@
 // (a Scope.Spawn per node, one scope), go-spindle-spawnarg (a
 // forkjoin.Spawn per node, the child its argument), go-spindle-spawnmany (a
 // Scope.SpawnMany per node), go-spindle-call (forkjoin.Call halving child
-// ranges), go-spindle-join (pool.Join halving), and at threads=1 the
-// closure floor (go-closure-floor: serial, one closure allocated per node)
-// and at threads=2 the time per tree of two such searches at once on two
-// threads (go-closure-floor2), and at threads=1 go-spindle-serial, a serial search
+// ranges), go-spindle-join (pool.Join halving), the closure floor
+// (go-closure-floor: a serial search with one closure allocated per node,
+// run by as many thread-locked goroutines at once as there are threads,
+// its time per tree), and at threads=1 go-spindle-serial, a serial search
 // that allocates nothing.
+//
+// The closure floor rows (fib and UTS) are not runtimes: what the heap
+// traffic of a closure fork costs by itself with THREADS threads sharing
+// the cores and the garbage collector, printed at every thread count
+// beside the closure rows (go-spindle-join, go-spindle-spawn) so that
+// each has its floor in the same run.
 //
 // The iterator workloads (filter, find-first, map-sum, sort-stable, over
 // ITER_N xorshift64 items) print one row each, go-spindle: bench.IterFilter
@@ -215,14 +220,11 @@ func runFib(c settings, p *pool.Pool) error {
 	}{
 		{"go-spindle-call", bench.FibCall},
 		{"go-spindle-join", bench.FibJoin},
-		// Not runtimes: serial fib with the two allocations per fork that
-		// any closure-based fork costs in Go (bench.FibClosureFloor),
-		// printed at threads=1, next to go-spindle-join; at threads=2 the
-		// time per fib(n) of two such at once on two threads
-		// (bench.FibClosureFloor2), the floor of a closure fork's time
-		// at two workers.
-		{"go-closure-floor", bench.FibClosureFloor},
-		{"go-closure-floor2", bench.FibClosureFloor2},
+		// Not a runtime: serial fib with the two allocations per fork
+		// that any closure-based fork costs in Go, THREADS copies at once
+		// on as many locked threads (bench.FibClosureFloorP), its time
+		// per fib(n): the floor of go-spindle-join's time.
+		{"go-closure-floor", func(n int) int64 { return bench.FibClosureFloorP(n, c.threads) }},
 		// pool.Join on workers that are not locked to their threads
 		// (pool.WithLockedThreads(false)), last so that no other row runs
 		// beside its pool's sleeping workers.
@@ -230,17 +232,9 @@ func runFib(c settings, p *pool.Pool) error {
 	}
 	want := bench.FibExpected(c.fibN)
 	for _, f := range fibs {
-		floor, runs := strings.HasPrefix(f.name, "go-closure-floor"), 1
-		switch f.name {
-		case "go-closure-floor":
-			if c.threads != 1 {
-				continue
-			}
-		case "go-closure-floor2":
-			if c.threads != 2 {
-				continue
-			}
-			runs = 2
+		floor, runs := f.name == "go-closure-floor", 1
+		if floor {
+			runs = c.threads // copies at once: the time per fib(n) is the whole's over them
 		}
 		on := p
 		if strings.HasSuffix(f.name, "-unlocked") {
@@ -307,19 +301,17 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 		{"go-spindle-call", bench.UTSCall, true, false, 1},
 		{"go-spindle-join", bench.UTSJoin, true, false, 1},
 	}
-	// The closure floors are not runtimes: what a node's closure
-	// allocation costs by itself, serially at threads=1, and at threads=2
-	// the time per tree of two such searches run at once on two threads.
+	// The closure floor is not a runtime: what a node's closure
+	// allocation costs by itself, THREADS searches at once on as many
+	// threads, its time per tree (see the package doc).
 	// go-spindle-serial is bench.UTSSerial, a
 	// serial search that allocates nothing (the peers' go-serial moves
 	// every node to the heap), the fair baseline for the Go rows.
-	switch c.threads {
-	case 1:
-		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false, false, 1},
-			style{"go-closure-floor", bench.UTSClosureFloor, false, false, 1})
-	case 2:
-		styles = append(styles, style{"go-closure-floor2", bench.UTSClosureFloor2, false, false, 2})
+	if c.threads == 1 {
+		styles = append(styles, style{"go-spindle-serial", func(t *bench.UTSTree) int64 { return bench.UTSSerial(t).Nodes }, false, false, 1})
 	}
+	styles = append(styles, style{"go-closure-floor",
+		func(t *bench.UTSTree) int64 { return bench.UTSClosureFloorP(t, c.threads) }, false, false, c.threads})
 	// Last, so that no other row runs beside its pool's sleeping workers:
 	// a Spawn per node on workers that are not locked to their threads.
 	styles = append(styles, style{"go-spindle-spawn-unlocked", bench.UTSSpawn, true, true, 1})
