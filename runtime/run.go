@@ -60,23 +60,43 @@ func (r *Registry) Run(call string, f func()) {
 	}
 }
 
-// spawnJob is a detached task (Registry.Spawn).
+// spawnJob is a detached task (Registry.Spawn). Its records are recycled
+// as a scope's task records are (records.go).
 type spawnJob struct {
-	job Job
-	fn  func()
-	reg *Registry
+	job     Job
+	fn      func()
+	reg     *Registry
+	outside bool // made for a caller that is no worker (see scopeJob)
 }
 
 // Run must not panic (no job's Run may: a worker runs jobs while it waits
 // inside other tasks' joins, and a panic escaping here would unwind those),
-// so a panicking handler crashes the program instead.
+// so a panicking handler crashes the program instead. The record goes back
+// to a free list first, as a scope task's does.
 func (j *spawnJob) Run() {
-	defer j.reg.leave()
-	if pe := Catch(j.fn); pe != nil {
-		if hp := Catch(func() { j.reg.handlePanic(pe) }); hp != nil {
+	f, r := j.fn, j.reg
+	j.fn, j.reg = nil, nil
+	freeRecord(&CurrentWorker().spawnJobs, j, j.outside, &outsideSpawnJobs)
+	defer r.leave()
+	if pe := Catch(f); pe != nil {
+		if hp := Catch(func() { r.handlePanic(pe) }); hp != nil {
 			go panic(hp)
 		}
 	}
+}
+
+// newSpawnJob is newScopeJob for detached tasks.
+func (w *Worker) newSpawnJob() *spawnJob {
+	if w != nil {
+		if j := takeRecord(&w.spawnJobs); j != nil {
+			return j
+		}
+	} else if j, _ := outsideSpawnJobs.Get().(*spawnJob); j != nil {
+		return j
+	}
+	j := &spawnJob{outside: w == nil}
+	j.job.Init(j, nil)
+	return j
 }
 
 func (r *Registry) handlePanic(pe *PanicError) {
@@ -112,11 +132,13 @@ func (r *Registry) Spawn(call string, f func()) {
 	} else {
 		r.enter(call)
 	}
-	j := &spawnJob{fn: f, reg: r}
-	j.job.Init(j, nil)
 	if w != nil && w.reg == r {
+		j := w.newSpawnJob()
+		j.fn, j.reg = f, r
 		w.pushPublic(&j.job)
 		return
 	}
+	j := (*Worker)(nil).newSpawnJob()
+	j.fn, j.reg = f, r
 	r.inject(&j.job)
 }

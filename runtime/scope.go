@@ -37,6 +37,10 @@ type scopeJob struct {
 	fn    func(*Scope)
 	efn   func() error // instead of fn, for a group's task (group.go)
 	scope *Scope
+	// outside is set on records made for callers that are no worker:
+	// when a worker's free list is full, they go back to those callers
+	// (records.go).
+	outside bool
 }
 
 // Run runs the task on the current worker. The record goes back to that
@@ -46,7 +50,7 @@ func (j *scopeJob) Run() {
 	w := CurrentWorker()
 	f, ef, s := j.fn, j.efn, j.scope
 	j.fn, j.efn, j.scope = nil, nil, nil
-	w.freeScopeJob(j)
+	freeRecord(&w.scopeJobs, j, j.outside, &outsideScopeJobs)
 	if ef != nil {
 		s.runGroupTask(w, ef)
 		return
@@ -54,30 +58,20 @@ func (j *scopeJob) Run() {
 	s.finishOn(w, Catch(func() { f(s) }))
 }
 
-// maxFreeScopeJobs bounds a worker's free list of task records. Records
-// move from the worker that spawns a task to the one that runs it; a
-// worker that only runs tasks drops the surplus to the garbage collector.
-const maxFreeScopeJobs = 256
-
-// newScopeJob returns a task record from w's free list, or a new one (also
-// when w is nil: the caller is no worker).
+// newScopeJob returns a task record from w's free list, or for a caller
+// that is no worker (w nil) from the records such callers handed over
+// before, or a new one.
 func (w *Worker) newScopeJob() *scopeJob {
 	if w != nil {
-		if n := len(w.scopeJobs); n > 0 {
-			j := w.scopeJobs[n-1]
-			w.scopeJobs = w.scopeJobs[:n-1]
+		if j := takeRecord(&w.scopeJobs); j != nil {
 			return j
 		}
+	} else if j, _ := outsideScopeJobs.Get().(*scopeJob); j != nil {
+		return j
 	}
-	j := new(scopeJob)
+	j := &scopeJob{outside: w == nil}
 	j.job.Init(j, nil)
 	return j
-}
-
-func (w *Worker) freeScopeJob(j *scopeJob) {
-	if len(w.scopeJobs) < maxFreeScopeJobs {
-		w.scopeJobs = append(w.scopeJobs, j)
-	}
 }
 
 // Spawn runs f(s) as a task of the scope, possibly in parallel with the

@@ -7,9 +7,9 @@ package runtime
 // every spawn. SpawnValue takes the function and the argument apart: both
 // are copied into a task record that the workers recycle, as Spawn's
 // records are, so once the records exist a spawn allocates nothing. The
-// records are generic (valueJob[T]); a worker keeps them in one free list
-// of any type (Worker.valueJobs), taking the newest one back only if it
-// has the type wanted: a program that spawns one argument type, the usual
+// records are generic (valueJob[T]); a worker keeps up to maxFreeRecords
+// of them (records.go) in one free list of any type (Worker.valueJobs),
+// taking the newest one back only if it has the type wanted: a program that spawns one argument type, the usual
 // case, always finds one, and one that mixes types at worst allocates.
 
 // valueJob is a task spawned by SpawnValue.
@@ -19,10 +19,6 @@ type valueJob[T any] struct {
 	x     T
 	scope *Scope
 }
-
-// maxFreeValueJobs bounds a worker's free list of value-task records, as
-// maxFreeScopeJobs bounds Spawn's.
-const maxFreeValueJobs = 256
 
 // SpawnValue runs f(s, x) as a task of scope s, as Scope.Spawn runs a
 // closure: the same rules (call it while the scope runs; a call after
@@ -65,7 +61,7 @@ func (j *valueJob[T]) Run() {
 	f, x, s := j.fn, j.x, j.scope
 	var zero T
 	j.fn, j.x, j.scope = nil, zero, nil // keep nothing of the task alive
-	if len(w.valueJobs) < maxFreeValueJobs {
+	if len(w.valueJobs) < maxFreeRecords {
 		w.valueJobs = append(w.valueJobs, j)
 	}
 	s.finishOn(w, Catch(func() { f(s, x) }))

@@ -73,8 +73,10 @@ type Worker struct {
 	maxHelping atomic.Int64
 
 	// scopeJobs is the free list of spawned-task records (newScopeJob),
-	// parts the free list of bulk-spawn part records (newPart).
+	// spawnJobs that of detached tasks' (newSpawnJob), parts that of
+	// bulk-spawn part records (newPart).
 	scopeJobs []*scopeJob
+	spawnJobs []*spawnJob
 	parts     []*batchPart
 	// valueJobs is the free list of SpawnValue's records, of any type
 	// (see spawnvalue.go).
