@@ -36,7 +36,7 @@ func TestForErrCoversTheRangeWithoutError(t *testing.T) {
 	}
 }
 
-// The early-exit goal of issue #16: a failure at the start of a
+// Stopping early: a failure at the start of a
 // million-element range runs under 1% of the bodies on one worker.
 func TestForErrStopsAtFirstErrorOnOneWorker(t *testing.T) {
 	const n, grain = 1_000_000, 100

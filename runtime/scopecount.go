@@ -9,7 +9,7 @@ import "sync/atomic"
 // read-modify-writes per task (a CAS when spawned, an add when finished)
 // on one cache line that every worker running the scope's tasks wrote. With
 // a task per tree node on two workers, that line moved between the cores
-// twice per task, and a second worker made the tree slower (issue #15).
+// twice per task, and a second worker made the tree slower.
 //
 // Now the count is split in two:
 //
