@@ -23,8 +23,9 @@ type forTask struct {
 // The chunks are [lo, lo+grain), [lo+grain, lo+2*grain), ... (the last
 // may be shorter), queued as one bulk spawn: the calling worker runs them
 // in order, keeping the upper half of the chunks it has left exposed to
-// idle workers, one publication at a time (see the bulk spawning
-// notes in package runtime). A range that is a single chunk runs on the
+// other workers, one publication at a time, and all of the chunks after
+// the one it starts, in halves, while some worker is idle (see the bulk
+// spawning notes in package runtime). A range that is a single chunk runs on the
 // calling goroutine. Every chunk runs even if body panics in another; once
 // all have finished, the panic of the lowest chunk that panicked (the one
 // a serial loop would meet first) is re-raised as a *pool.PanicError.
