@@ -240,7 +240,7 @@ func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	b.addPart(w)
 	np := w.newPart(lo, hi, level)
 	np.b = b.forPart(np)
-	w.pushLevel(&np.job)
+	w.pushLevel(&np.job, hi-lo)
 }
 
 // betweenTasks is called by the runner of a part of the given level (0,

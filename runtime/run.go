@@ -47,7 +47,7 @@ func (r *Registry) Run(call string, f func()) {
 		j.done = make(chan struct{})
 	}
 	j.job.Init(j, w)
-	r.inject(&j.job)
+	r.inject(&j.job, 1)
 	if w == nil {
 		<-j.done
 	} else {
@@ -105,8 +105,8 @@ func (r *Registry) Spawn(call string, f func()) {
 	j := &spawnJob{fn: f, reg: r}
 	j.job.Init(j, nil)
 	if w != nil && w.reg == r {
-		w.pushPublic(&j.job)
+		w.pushPublic(&j.job, 1)
 		return
 	}
-	r.inject(&j.job)
+	r.inject(&j.job, 1)
 }
