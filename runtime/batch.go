@@ -159,7 +159,9 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 			return hi, hi
 		}
 		if hi-i > 1 {
-			hi = w.splitBefore(b, i, hi, level)
+			if all := w.sleep.Looking(); all || w.exposesNothing(level) {
+				hi = w.splitBefore(b, i, hi, level, all)
+			}
 		}
 		running = true
 		b.task(i)
@@ -169,31 +171,28 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 }
 
 // splitBefore queues tasks of the part's rest [i+1, hi) before its
-// runner starts task i, and returns the part's new end.
+// runner starts task i, and returns the part's new end. The runner calls
+// it when the rest holds more than one task and all is set (the sleep
+// counters show some worker looking for work: idle, sleepy or asleep) or
+// its deque for the part's level exposes nothing; the test inlines into
+// the runner's loop, so a task that needs no split costs no call.
 //
-// While some worker is looking for work (idle, sleepy or asleep) it
-// queues all of them: the upper half of the rest, then the upper half of
-// what is left, and so on, about log2(hi-i) parts, largest first (thieves
-// take the oldest), leaving only task i to the runner. Task i may not
-// return for a long time (it may wait for its siblings, or block), and the
-// runner splits nothing while it runs it: every task after it must already
-// be where idle workers can take it, and each push announces itself to
-// the sleepers (NewInternalJobs), so the sleepers are woken while those
-// tasks are queued. Each thief that takes such a part splits it the same
-// way when it starts it while others still look, so P idle workers are
-// engaged by parts that halve at every hop.
+// With all set it queues the whole rest: the upper half of it, then the
+// upper half of what is left, and so on, about log2(hi-i) parts, largest
+// first (thieves take the oldest), leaving only task i to the runner.
+// Task i may not return for a long time (it may wait for its siblings, or
+// block), and the runner splits nothing while it runs it: every task
+// after it must already be where idle workers can take it, and each push
+// announces its tasks to the sleepers (pushPublic), so sleepers are woken
+// while they are queued. Each thief that takes such a part splits it the
+// same way when it starts it while others still look.
 //
-// While every worker is busy it only keeps one job exposed, as lazy
-// publication does (Worker.Push): if the deque for the part's level
-// exposes nothing, it queues the upper half of the rest; else nothing,
-// and a bulk spawn costs its one publication. A worker that turns idle
-// later finds what is exposed; tasks the runner kept wait for its next
-// task boundary.
-func (w *Worker) splitBefore(b batcher, i, hi, level int) int {
-	all := w.sleep.Looking()
-	if !all && !w.exposesNothing(level) {
-		return hi
-	}
+// Otherwise every worker is busy and it queues only the upper half of the
+// rest, the one exposed job of lazy publication (Worker.Push); with a job
+// already exposed the runner does not call it at all, and a bulk spawn
+// costs its one publication. A worker that turns idle later finds what is
+// exposed; tasks the runner kept wait for its next task boundary.
+func (w *Worker) splitBefore(b batcher, i, hi, level int, all bool) int {
 	for hi-i > 1 {
 		// Keep i and the lower half of the rest; offer the upper half
 		// (under -race, a random split, so that tests meet every shape).
