@@ -21,9 +21,12 @@ type forTask struct {
 // lo >= hi, body is never called.
 //
 // The chunks are [lo, lo+grain), [lo+grain, lo+2*grain), ... (the last
-// may be shorter), queued as one bulk spawn (pool.Scope.SpawnMany): idle
-// workers take about half of the chunks left at a time. A range that is a
-// single chunk runs on the calling goroutine. Every chunk runs even if body panics in another; once
+// may be shorter), queued as one bulk spawn (pool.Scope.SpawnMany): the
+// calling worker runs them in order, keeping the upper half of the chunks
+// it has left exposed to other workers, and, while some worker is idle,
+// queues all of the chunks after the one it starts, in halves, so that
+// every idle worker can take some. A range that is a single chunk runs on
+// the calling goroutine. Every chunk runs even if body panics in another; once
 // all have finished, the panic of the lowest chunk that panicked (the one
 // a serial loop would meet first) is re-raised as a *pool.PanicError.
 func For(lo, hi, grain int, body func(lo, hi int)) {

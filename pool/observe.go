@@ -81,11 +81,15 @@ type Event struct {
 	Kind   EventKind
 	Worker int // the worker that stole, went to sleep or was woken
 	Victim int // for EventSteal, the worker stolen from; otherwise -1
+	// Waker is, for EventWake, the worker of the pool that woke Worker,
+	// or -1 when the waker was not one of them (a goroutine outside the
+	// pool, Close); otherwise -1.
+	Waker int
 }
 
 // String describes the event in words ("worker 1 stole from worker 0").
 func (e Event) String() string {
-	return runtime.Event{Kind: runtime.EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim}.String()
+	return runtime.Event{Kind: runtime.EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim, Waker: e.Waker}.String()
 }
 
 // EventKind says what an Event reports.
@@ -115,5 +119,7 @@ func traceOf(f func(Event)) func(runtime.Event) {
 	if f == nil {
 		return nil
 	}
-	return func(e runtime.Event) { f(Event{Kind: EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim}) }
+	return func(e runtime.Event) {
+		f(Event{Kind: EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim, Waker: e.Waker})
+	}
 }

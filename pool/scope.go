@@ -43,7 +43,10 @@ func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
 
 // SpawnMany spawns n tasks of the scope, f(s, 0) to f(s, n-1), as one bulk
 // spawn: a single job is queued for all of them, and workers that find it
-// take about half of the tasks left at a time. Each task runs exactly
+// take about half of the tasks left at a time. While some worker is idle,
+// a worker starting one of the tasks first queues every task after it
+// that it holds, so tasks that wait for one another (up to as many as
+// the pool has workers) all start. Each task runs exactly
 // once, even if others panic; the scope re-panics with the first panic.
 // n == 0 spawns nothing; n < 0 panics. The records of a bulk spawn and of
 // its halves are recycled per worker, so in a recursion it allocates

@@ -13,14 +13,18 @@ import (
 // A bulk spawn queues n tasks, numbered 0..n-1, as a single job: a part
 // covering the whole range. One publication announces all of them, however
 // many there are. Whoever runs a part runs its tasks in order, and before
-// each one, if its deque for the part's level exposes no job, it offers
-// the upper half of what is left of the part as a new part: the same rule
-// as lazy publication (Worker.Push), one exposed job at a time. A thief
-// therefore takes about half of the tasks left at a time, the steal-half
-// policy of Go's and Tokio's schedulers, without a deque that can hand out
-// several items at once: the victim splits, like Rayon's adaptive
-// splitting. A runner nobody steals from publishes about log2(n) halves,
-// one after the other, and runs them itself in order.
+// each one it may split what is left (splitBefore). While every worker is
+// busy, it offers the upper half of the rest as a new part if its deque
+// for the part's level exposes no job: the same rule as lazy publication
+// (Worker.Push), one exposed job at a time. A thief therefore takes about
+// half of the tasks left at a time, the steal-half policy of Go's and
+// Tokio's schedulers, without a deque that can hand out several items at
+// once: the victim splits, like Rayon's adaptive splitting. A runner
+// nobody steals from publishes about log2(n) halves, one after the other,
+// and runs them itself in order. While some worker looks for work, the
+// runner queues the whole rest before the task, in halves, so that a task
+// that does not return (one that waits for its siblings) strands nothing
+// next to idle workers.
 //
 // Splitting only when a worker is looking (the first version) made an
 // idle worker wait for the runner's next task boundary, which costs up to
@@ -154,21 +158,55 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 			w.queuePart(b, i, hi, level)
 			return hi, hi
 		}
-		if hi-i > 1 && w.exposesNothing(level) {
-			// Keep i and the lower half of the rest; offer the upper half
-			// (under -race, a random split, so that tests meet every shape).
-			mid := i + 1 + (hi-i-1)/2
-			if raceEnabled {
-				mid = i + 1 + int(w.random()%uint64(hi-i-1))
+		if hi-i > 1 {
+			if all := w.sleep.Looking(); all || w.exposesNothing(level) {
+				hi = w.splitBefore(b, i, hi, level, all)
 			}
-			w.queuePart(b, mid, hi, level)
-			hi = mid
 		}
 		running = true
 		b.task(i)
 		running = false
 	}
 	return hi, hi
+}
+
+// splitBefore queues tasks of the part's rest [i+1, hi) before its
+// runner starts task i, and returns the part's new end. The runner calls
+// it when the rest holds more than one task and all is set (the sleep
+// counters show some worker looking for work: idle, sleepy or asleep) or
+// its deque for the part's level exposes nothing; the test inlines into
+// the runner's loop, so a task that needs no split costs no call.
+//
+// With all set it queues the whole rest: the upper half of it, then the
+// upper half of what is left, and so on, about log2(hi-i) parts, largest
+// first (thieves take the oldest), leaving only task i to the runner.
+// Task i may not return for a long time (it may wait for its siblings, or
+// block), and the runner splits nothing while it runs it: every task
+// after it must already be where idle workers can take it, and each push
+// announces its tasks to the sleepers (pushPublic), so sleepers are woken
+// while they are queued. Each thief that takes such a part splits it the
+// same way when it starts it while others still look.
+//
+// Otherwise every worker is busy and it queues only the upper half of the
+// rest, the one exposed job of lazy publication (Worker.Push); with a job
+// already exposed the runner does not call it at all, and a bulk spawn
+// costs its one publication. A worker that turns idle later finds what is
+// exposed; tasks the runner kept wait for its next task boundary.
+func (w *Worker) splitBefore(b batcher, i, hi, level int, all bool) int {
+	for hi-i > 1 {
+		// Keep i and the lower half of the rest; offer the upper half
+		// (under -race, a random split, so that tests meet every shape).
+		mid := i + 1 + (hi-i-1)/2
+		if raceEnabled {
+			mid = i + 1 + int(w.random()%uint64(hi-i-1))
+		}
+		w.queuePart(b, mid, hi, level)
+		hi = mid
+		if !all {
+			break
+		}
+	}
+	return hi
 }
 
 // runCounted runs the first task of a part whose tasks are counted as
@@ -201,7 +239,7 @@ func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	b.addPart(w)
 	np := w.newPart(lo, hi, level)
 	np.b = b.forPart(np)
-	w.pushLevel(&np.job)
+	w.pushLevel(&np.job, hi-lo)
 }
 
 // betweenTasks is called by the runner of a part of the given level (0,

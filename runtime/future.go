@@ -76,10 +76,10 @@ func (r *Registry) Submit(call string, f *Future, task Runner) {
 	}
 	f.job.Init(task, nil)
 	if own {
-		w.pushPublic(&f.job)
+		w.pushPublic(&f.job, 1)
 		return
 	}
-	r.inject(&f.job)
+	r.inject(&f.job, 1)
 }
 
 // Complete ends the task's Run, on the worker that ran it: it records pe,

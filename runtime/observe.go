@@ -44,11 +44,20 @@ type Event struct {
 	Kind   EventKind
 	Worker int // the worker that stole, went to sleep or was woken
 	Victim int // for EventSteal, the worker stolen from; otherwise -1
+	// Waker is, for EventWake, the worker of the same registry that woke
+	// Worker, or -1 when the waker was not one of them (a goroutine
+	// outside the pool, Close); otherwise -1. The wake-ups of a burst of
+	// work form a tree rooted outside the pool, and a worker's depth in it
+	// is how many wake-ups in a row it took to reach it.
+	Waker int
 }
 
 func (e Event) String() string {
-	if e.Kind == EventSteal {
+	switch {
+	case e.Kind == EventSteal:
 		return fmt.Sprintf("worker %d stole from worker %d", e.Worker, e.Victim)
+	case e.Kind == EventWake && e.Waker >= 0:
+		return fmt.Sprintf("worker %d: wake (by worker %d)", e.Worker, e.Waker)
 	}
 	return fmt.Sprintf("worker %d: %v", e.Worker, e.Kind)
 }
@@ -97,6 +106,6 @@ func (w *Worker) setLabels() {
 // traceSteal reports a steal to the trace, if there is one.
 func (w *Worker) traceSteal(victim int) {
 	if t := w.reg.trace; t != nil {
-		t(Event{Kind: EventSteal, Worker: w.index, Victim: victim})
+		t(Event{Kind: EventSteal, Worker: w.index, Victim: victim, Waker: -1})
 	}
 }

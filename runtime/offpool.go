@@ -62,7 +62,7 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 	defer r.leave()
 	j := &offPoolB{fn: b, done: make(chan struct{})}
 	j.job.Init(j, nil)
-	r.inject(&j.job)
+	r.inject(&j.job, 1)
 	pa := Catch(a)
 	var pb *PanicError
 	if j.state.CompareAndSwap(offQueued, offTakenBack) {

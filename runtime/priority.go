@@ -195,29 +195,31 @@ func checkLevel(call string, l int) {
 
 // pushLevel queues j (of level j.level()) on this worker: level 0 and
 // the oblivious policy use the join deque's public end, the others their
-// level's deque. j must already be counted (prioState.count).
-func (w *Worker) pushLevel(j *Job) {
+// level's deque. j must already be counted (prioState.count). tasks is
+// how many tasks j holds, for the sleepers (see pushPublic).
+func (w *Worker) pushLevel(j *Job, tasks int) {
 	l := j.level()
 	if l == 0 || w.reg.prio.policy == PriorityOblivious {
-		w.pushPublic(j)
+		w.pushPublic(j, tasks)
 		return
 	}
 	d := w.levels[l-1]
 	wasEmpty := d.Empty()
 	d.Push(j)
-	w.sleep.NewInternalJobs(1, wasEmpty)
+	w.sleep.NewInternalJobs(tasks, wasEmpty)
 }
 
-// injectLevel queues j (counted) from outside the registry.
-func (r *Registry) injectLevel(j *Job) {
+// injectLevel queues j (counted, holding tasks tasks) from outside the
+// registry.
+func (r *Registry) injectLevel(j *Job, tasks int) {
 	l := j.level()
 	if l == 0 || r.prio.policy == PriorityOblivious {
-		r.inject(j)
+		r.inject(j, tasks)
 		return
 	}
 	r.injected.Add(1)
 	wasEmpty := r.prio.injectors[l-1].push(j)
-	r.sleep.NewInjectedJobs(1, wasEmpty)
+	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 }
 
 // choose decides what this worker starts, given j, a job it has just
@@ -263,13 +265,13 @@ func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 		h := w.findAbove(l, thorough || p.policy == PriorityStrict)
 		if h == nil {
 			if p.policy == PriorityStrict {
-				w.pushLevel(j)
+				w.pushLevel(j, 1)
 				return nil
 			}
 			w.inversions.Add(1)
 			break
 		}
-		w.pushLevel(j)
+		w.pushLevel(j, 1)
 		j = h
 	}
 	p.uncount(j.level())

@@ -119,11 +119,16 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	r.sleep.FenceWhenSleepy(deque.SyncWithOwners)
 	if t := cfg.Trace; t != nil {
 		r.sleep.Observe(func(worker int, asleep bool) {
-			kind := EventWake
 			if asleep {
-				kind = EventSleep
+				t(Event{Kind: EventSleep, Worker: worker, Victim: -1, Waker: -1})
+				return
 			}
-			t(Event{Kind: kind, Worker: worker, Victim: -1})
+			// The observer of a wake-up runs on the waker's goroutine.
+			waker := -1
+			if w := CurrentWorker(); w != nil && w.reg == r {
+				waker = w.index
+			}
+			t(Event{Kind: EventWake, Worker: worker, Victim: -1, Waker: waker})
 		})
 	}
 	if err := r.prio.init(cfg.Priority, cfg.Workers); err != nil {
@@ -233,11 +238,12 @@ func (r *Registry) Workers() int {
 	return len(r.workers)
 }
 
-// inject queues j for the workers and wakes one if needed.
-func (r *Registry) inject(j *Job) {
+// inject queues j, holding tasks tasks, for the workers and wakes
+// sleepers for them if needed (see pushPublic).
+func (r *Registry) inject(j *Job, tasks int) {
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
-	r.sleep.NewInjectedJobs(1, wasEmpty)
+	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 }
 
 // hasInjected reports whether any injector holds a job: the sleep

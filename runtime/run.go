@@ -49,7 +49,7 @@ func (r *Registry) Run(call string, f func()) {
 		j.done = make(chan struct{})
 	}
 	j.job.Init(j, w)
-	r.inject(&j.job)
+	r.inject(&j.job, 1)
 	if w == nil {
 		<-j.done
 	} else {
@@ -135,10 +135,10 @@ func (r *Registry) Spawn(call string, f func()) {
 	if w != nil && w.reg == r {
 		j := w.newSpawnJob()
 		j.fn, j.reg = f, r
-		w.pushPublic(&j.job)
+		w.pushPublic(&j.job, 1)
 		return
 	}
 	j := (*Worker)(nil).newSpawnJob()
 	j.fn, j.reg = f, r
-	r.inject(&j.job)
+	r.inject(&j.job, 1)
 }

@@ -146,10 +146,10 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
 	if w != nil {
-		w.pushLevel(j)
+		w.pushLevel(j, n)
 		return
 	}
-	s.reg.injectLevel(j)
+	s.reg.injectLevel(j, n)
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,

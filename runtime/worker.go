@@ -241,7 +241,13 @@ func (w *Worker) publishOldest() {
 }
 
 // pushPublic puts j on the public deque at once and announces it to idle
-// workers (one atomic load while none is sleepy).
+// workers (one atomic load while none is sleepy) as tasks jobs: the number
+// of tasks it holds, 1 but for a bulk-spawn part. The sleep protocol
+// wakes a sleeper per job announced that no awake idle worker is there
+// to take (Rayon's rule); a part of n tasks is n jobs to the workers that
+// find it, as its thieves split it for the others while any look
+// (batch.go), so a bulk spawn on a sleeping pool wakes as many sleepers
+// as it has tasks, at once, instead of one per split, hop after hop.
 //
 // Spawned tasks (Scope.Spawn, Registry.Spawn) come here directly instead
 // of going through the private stack: a spawning task often goes on to
@@ -255,13 +261,13 @@ func (w *Worker) publishOldest() {
 //
 // If a bounded variant deque is full, j goes to the injector instead,
 // where every worker finds it too.
-func (w *Worker) pushPublic(j *Job) {
+func (w *Worker) pushPublic(j *Job, tasks int) {
 	wasEmpty := w.publicLen() == 0
 	if !w.publicPush(j) {
-		w.reg.inject(j)
+		w.reg.inject(j, tasks)
 		return
 	}
-	w.sleep.NewInternalJobs(1, wasEmpty)
+	w.sleep.NewInternalJobs(tasks, wasEmpty)
 }
 
 // The public deque's operations, on the variant if there is one.
@@ -318,7 +324,7 @@ func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
 		wasEmpty := w.publicLen() == 0
 		for _, j := range w.stealBuf[1:n] {
 			if !w.publicPush(j) {
-				w.reg.inject(j)
+				w.reg.inject(j, 1)
 			}
 		}
 		w.sleep.NewInternalJobs(n-1, wasEmpty)

@@ -245,8 +245,11 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	latch.wakeUp()
 }
 
-// NewInternalJobs announces n jobs pushed on a worker's own deque.
-// queueWasEmpty says whether that deque was empty before the push; if it
+// NewInternalJobs announces n jobs pushed on a worker's own deque: n
+// pieces of work that idle workers can take, which may be fewer records
+// (an engine that pushes one record for many tasks and splits it for
+// whoever looks counts the tasks, so that as many sleepers are woken as
+// will find work). queueWasEmpty says whether that deque was empty before the push; if it
 // was not, idle workers evidently could not keep up and sleepers are woken
 // even if some workers are awake and looking.
 //
