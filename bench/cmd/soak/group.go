@@ -129,8 +129,9 @@ func (s *soak) groupErrors(r *rand.Rand, p *pool.Pool) {
 // zero-value Group on pool.Default(). Flat: tasks are queued from outside
 // by Go and TryGo, and no more than the limit may run at once. Nested:
 // tasks call Go from inside, which at the limit runs the new task in
-// place. Either way every task handed over must run exactly once and
-// Wait return nil; SetLimit while a task runs must panic.
+// place (under a limit of 1, before Go returns). Either way every task
+// handed over must run exactly once and Wait return nil; SetLimit while a
+// task runs must panic.
 func (s *soak) groupLimit(r *rand.Rand, p *pool.Pool) {
 	limit := randomLimit(r)
 	var g *pool.Group
@@ -158,8 +159,16 @@ func (s *soak) groupLimit(r *rand.Rand, p *pool.Pool) {
 			_ = spin(int(id % 64 * 16))
 			if nested && depth < 2 {
 				for range id % 3 {
-					t.Go(s, task(depth+1)) // at the limit: runs in place
+					child := task(depth + 1)
+					var done atomic.Bool
+					t.Go(s, func() error { defer done.Store(true); return child() })
 					handed.Add(1)
+					// Under a limit of 1 this task holds the only slot, so
+					// the child ran in place, before Go returned (unless a
+					// panic cancelled the group and it was skipped).
+					if limit == 1 && !done.Load() && inj.count() == 0 {
+						s.violate(famGroupLimit, "Go from inside a task at the limit returned before the new task ran")
+					}
 				}
 			}
 			live.Add(-1)
