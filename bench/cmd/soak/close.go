@@ -28,11 +28,10 @@ type closeRun struct {
 	inj     *injector
 	closing atomic.Bool // Close has been called
 
-	handed, ran        atomic.Int64 // group tasks
-	spawned, spawnRan  atomic.Int64 // detached tasks
-	futs               []*pool.Future[int]
-	refused, accepted  int // calls from outside
-	refusedAfterAccept bool
+	handed, ran       atomic.Int64 // group tasks
+	spawned, spawnRan atomic.Int64 // detached tasks
+	futs              []*pool.Future[int]
+	refused           int // calls from outside refused so far
 }
 
 // closeRace creates a pool, keeps calling it from outside (group Go and
@@ -96,7 +95,7 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	waited := make(chan any, 1)
 	racingWait := r.IntN(3) == 0
 	if racingWait {
-		go func() { waited <- catch(func() { _ = c.t.Wait(s) }) }()
+		go func() { waited <- c.wait() }()
 	}
 	if err := <-closed; err != nil {
 		s.violate(famClose, "Close: %v", err)
@@ -105,11 +104,7 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	if racingWait {
 		c.checkWait(<-waited)
 	} else {
-		c.checkWait(catch(func() {
-			if err := c.t.Wait(s); err != nil {
-				panic(err)
-			}
-		}))
+		c.checkWait(c.wait())
 	}
 	if err := p.Close(); err != nil {
 		s.violate(famClose, "second Close: %v", err)
@@ -164,9 +159,7 @@ func (c *closeRun) call(i int) {
 	}
 	switch {
 	case v == nil:
-		c.accepted++
 		if c.refused > 0 {
-			c.refusedAfterAccept = true
 			c.s.violate(famClose, "call %d accepted after a call was refused", i)
 		}
 	case isClosed(v):
@@ -234,6 +227,19 @@ func (c *closeRun) checkClosed() {
 			s.violate(famClose, "%s on a closed pool: panicked with %v, want an error wrapping pool.ErrClosed", name, v)
 		}
 	}
+}
+
+// wait calls the group's Wait and returns what it panicked with, or the
+// error it returned.
+func (c *closeRun) wait() any {
+	var err error
+	if v := catch(func() { err = c.t.Wait(c.s) }); v != nil {
+		return v
+	}
+	if err != nil {
+		return err
+	}
+	return nil
 }
 
 // checkWait checks how the group's Wait ended: v is its panic, or the
