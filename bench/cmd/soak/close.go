@@ -31,7 +31,8 @@ type closeRun struct {
 	handed, ran       atomic.Int64 // group tasks
 	spawned, spawnRan atomic.Int64 // detached tasks
 	futs              []*pool.Future[int]
-	refused           int // calls from outside refused so far
+	refused           int    // calls from outside refused so far
+	refusedBy         string // the first of them
 }
 
 // closeRace creates a pool, keeps calling it from outside (group Go and
@@ -113,21 +114,31 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	s.closed.Add(1)
 }
 
+// closeCalls names the calls of the close family, by the number call
+// draws.
+var closeCalls = [...]string{"Group.Go", "Group.TryGo", "Spawn", "Submit", "Run", "Scope", "Block in Run"}
+
 // call makes the i-th call from outside the pool, at random, and records
 // whether the pool took it.
 func (c *closeRun) call(i int) {
 	var v any
-	switch c.r.IntN(7) {
+	kind := c.r.IntN(len(closeCalls))
+	switch kind {
 	case 0:
 		v = catch(func() { c.t.Go(c.s, c.groupTask(i, 0)) })
 		if v == nil {
 			c.handed.Add(1)
 		}
 	case 1:
-		var ok bool
+		ok := false
 		v = catch(func() { ok = c.t.TryGo(c.s, c.groupTask(i, 0)) })
 		if ok {
 			c.handed.Add(1)
+		} else if v == nil {
+			// At the limit TryGo reports that it took nothing, closed
+			// pool or not: the slots may be held by tasks Close waits
+			// for. Neither taken nor refused.
+			return
 		}
 	case 2:
 		v = catch(func() { c.p.Spawn(func() { c.spawnRan.Add(1) }) })
@@ -160,12 +171,15 @@ func (c *closeRun) call(i int) {
 	switch {
 	case v == nil:
 		if c.refused > 0 {
-			c.s.violate(famClose, "call %d accepted after a call was refused", i)
+			c.s.violate(famClose, "call %d (%s) accepted after %s was refused", i, closeCalls[kind], c.refusedBy)
 		}
 	case isClosed(v):
+		if c.refused == 0 {
+			c.refusedBy = closeCalls[kind]
+		}
 		c.refused++
 	default:
-		c.s.violate(famClose, "call %d panicked with %v, want an error wrapping pool.ErrClosed", i, v)
+		c.s.violate(famClose, "call %d (%s) panicked with %v, want an error wrapping pool.ErrClosed", i, closeCalls[kind], v)
 	}
 }
 
