@@ -109,7 +109,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usage(stderr, "-workers %d: %v", *workers, err)
 	}
 	defer p.Close()
-	fmt.Fprintf(stdout, "fib(%d) on a pool of %d workers (GOMAXPROCS %d):\n", *n, p.Workers(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "fib(%d), workers %d, GOMAXPROCS %d:\n", *n, p.Workers(), runtime.GOMAXPROCS(0))
 
 	var serial time.Duration
 	results := map[int]bool{}

@@ -42,7 +42,7 @@ func TestFibCommand(t *testing.T) {
 		error  string
 	}{
 		{args: []string{"-n", "22", "-workers", "2"}, lines: []string{
-			`fib\(22\) on a pool of 2 workers \(GOMAXPROCS \d+\):`,
+			`fib\(22\), workers 2, GOMAXPROCS \d+:`,
 			`  serial +\d+\.\d ms`,
 			`  forkjoin\.Call +\d+\.\d ms  \d+\.\d\dx serial`,
 			`  pool\.Join +\d+\.\d ms  \d+\.\d\dx serial`,
@@ -50,7 +50,7 @@ func TestFibCommand(t *testing.T) {
 			`fib\(22\) = 17711`,
 		}},
 		{args: []string{"-n", "10", "-workers", "1", "-compare=false"}, lines: []string{
-			`fib\(10\) on a pool of 1 workers \(GOMAXPROCS \d+\):`,
+			`fib\(10\), workers 1, GOMAXPROCS \d+:`,
 			`  forkjoin\.Call +\d+\.\d ms`,
 			`  pool\.Join +\d+\.\d ms`,
 			`  forkjoin\.Call, serial below fib\(20\) +\d+\.\d ms`,
