@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -125,8 +127,8 @@ func TestCrawlStopsAtFirstFetchError(t *testing.T) {
 }
 
 func TestCrawlDeadline(t *testing.T) {
-	// With at most 2 fetches of 100µs in flight, 20,000 pages take at
-	// least a second: the 5ms deadline always comes first.
+	// With at most 2 fetches of fetchTime (1ms) in flight, 20,000 pages
+	// take at least 10 seconds: the 5ms deadline always comes first.
 	const pages, limit = 20_000, 2
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Millisecond)
 	defer cancel()
@@ -140,16 +142,65 @@ func TestCrawlDeadline(t *testing.T) {
 	assert.LessOrEqual(t, int(p.late.Load()), limit)
 }
 
+func TestCrawlSerial(t *testing.T) {
+	const pages = 300
+	p := newProbe(newWeb(pages, -1))
+	n, err := crawlSerial(t.Context(), 0, p.fetch)
+	require.NoError(t, err)
+	assert.Equal(t, pages, n)
+	for page := range p.counts {
+		assert.EqualValues(t, 1, p.counts[page].Load(), "page %d", page)
+	}
+
+	const fail = 2
+	p = newProbe(newWeb(pages, fail))
+	n, err = crawlSerial(t.Context(), 0, p.fetch)
+	var fe *FetchError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, fail, fe.Page)
+	assert.LessOrEqual(t, n, pages-subtree(fail, pages)+1)
+
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	n, err = crawlSerial(ctx, 0, p.fetch)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Zero(t, n)
+}
+
 func TestCrawlCommand(t *testing.T) {
+	const (
+		header  = `a fake web of %d pages, 1ms a fetch, workers \d+ \(pool.Default\(\)\), GOMAXPROCS \d+:`
+		serial  = `  serial, one fetch at a time +visited +%d in +\d+\.\d ms`
+		spindle = `  spindle, up to %d fetches at a time +visited +%s in +\d+\.\d ms`
+		ratio   = `  \d+\.\d\dx serial`
+	)
 	for _, tc := range []struct {
-		args       []string
-		status     int
-		out, error string
+		args   []string
+		status int
+		lines  []string // stdout, a regular expression per line; none: empty
+		error  string
 	}{
-		{args: []string{"-pages", "300"}, out: "visited 300 of 300 pages"},
-		{args: []string{"-pages", "300", "-fail", "2", "-limit", "2"}, status: 1, out: "error: fetch page 2: service unavailable"},
-		{args: []string{"-pages", "100000", "-limit", "1", "-timeout", "2ms"}, status: 1, out: "error: context deadline exceeded"},
-		{args: []string{"-limit", "0"}, status: 2, error: "-pages 5000, -limit 0: want at least 1 of each"},
+		{args: []string{"-pages", "100"}, lines: []string{
+			fmt.Sprintf(header, 100),
+			fmt.Sprintf(serial, 100),
+			fmt.Sprintf(spindle, 8, "100") + ratio,
+		}},
+		{args: []string{"-pages", "100", "-limit", "3", "-compare=false"}, lines: []string{
+			fmt.Sprintf(header, 100),
+			fmt.Sprintf(spindle, 3, "100"),
+		}},
+		{args: []string{"-pages", "300", "-fail", "2", "-limit", "2", "-compare=false"}, status: 1, lines: []string{
+			fmt.Sprintf(header, 300),
+			fmt.Sprintf(spindle, 2, `\d+`),
+			"error: fetch page 2: service unavailable",
+		}},
+		{args: []string{"-pages", "100000", "-limit", "1", "-timeout", "2ms"}, status: 1, lines: []string{
+			fmt.Sprintf(header, 100000),
+			`  serial, one fetch at a time +visited +\d+ in +\d+\.\d ms`,
+			fmt.Sprintf(spindle, 1, `\d+`) + ratio,
+			"error: context deadline exceeded",
+		}},
+		{args: []string{"-limit", "0"}, status: 2, error: "-pages 1000, -limit 0: want at least 1 of each"},
 		{args: []string{"-pages", "10", "-fail", "10"}, status: 2, error: "-fail 10: want -1 or a page from 0 to 9"},
 		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra"`},
 		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
@@ -163,7 +214,11 @@ func TestCrawlCommand(t *testing.T) {
 		case <-time.After(time.Minute):
 			t.Fatalf("%q did not return within a minute", tc.args)
 		}
-		assert.Contains(t, stdout.String(), tc.out, "%q", tc.args)
 		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
+		if tc.lines == nil {
+			assert.Empty(t, stdout.String(), "%q", tc.args)
+			continue
+		}
+		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
 	}
 }
