@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -301,4 +302,58 @@ func newPool(t *testing.T, workers int) *pool.Pool {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, p.Close()) })
 	return p
+}
+
+func TestDupfindCommand(t *testing.T) {
+	tr := newTree(t)
+	tr.write("a", "same")
+	tr.write("sub/b", "same")
+	tr.write("c", "other")
+	root := regexp.QuoteMeta(tr.root)
+	const ms = ` +\d+\.\d ms`
+	found := []string{
+		"",
+		`3 files \(13 bytes\) in 2 directories; hashed 2 files \(8 bytes\) that share their size with another`,
+		"",
+		"1 group of duplicates: 1 file could go, freeing 4 bytes",
+		"",
+		`4 bytes each, sha256 [0-9a-f]{12}\.\.\.:`,
+		"  " + regexp.QuoteMeta(tr.path("a")),
+		"  " + regexp.QuoteMeta(tr.path("sub/b")),
+	}
+	for _, tc := range []struct {
+		args   []string
+		status int
+		lines  []string // stdout, a regular expression per line; none: empty
+		error  string
+	}{
+		{args: []string{"-root", tr.root, "-workers", "2"}, lines: append([]string{
+			"search of " + root + `, workers 2, GOMAXPROCS \d+, after one untimed warm-up run:`,
+			"  serial" + ms,
+			"  spindle" + ms + `  \d+\.\d\dx serial`,
+		}, found...)},
+		{args: []string{"-root", tr.root, "-workers", "1", "-compare=false"}, lines: append([]string{
+			"search of " + root + `, workers 1, GOMAXPROCS \d+:`,
+			"  spindle" + ms,
+		}, found...)},
+		{args: []string{"-root", tr.root, "-serial"}, lines: append([]string{
+			"search of " + root + `, GOMAXPROCS \d+:`,
+			"  serial" + ms,
+		}, found...)},
+		{args: []string{"-root", tr.root, "-serial", "-compare"}, status: 2, error: "-serial and -compare exclude each other"},
+		{args: []string{"-root", tr.path("a")}, status: 2, error: "-root: " + tr.path("a") + ": not a directory"},
+		{args: []string{"-workers", "0"}, status: 2, error: "-workers 0: want at least 1"},
+		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra" (give the directory with -root)`},
+		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
+	} {
+		var stdout, stderr bytes.Buffer
+		status := run(tc.args, &stdout, &stderr)
+		assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
+		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
+		if tc.lines == nil {
+			assert.Empty(t, stdout.String(), "%q", tc.args)
+			continue
+		}
+		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
+	}
 }
