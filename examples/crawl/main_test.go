@@ -1,16 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 )
 
 // probe wraps a web's fetch, counting the fetches of each page and those
@@ -174,51 +174,30 @@ func TestCrawlCommand(t *testing.T) {
 		spindle = `  spindle, up to %d fetches at a time +visited +%s in +\d+\.\d ms`
 		ratio   = `  \d+\.\d\dx serial`
 	)
-	for _, tc := range []struct {
-		args   []string
-		status int
-		lines  []string // stdout, a regular expression per line; none: empty
-		error  string
-	}{
-		{args: []string{"-pages", "100"}, lines: []string{
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-pages", "100"}, Lines: []string{
 			fmt.Sprintf(header, 100),
 			fmt.Sprintf(serial, 100),
 			fmt.Sprintf(spindle, 8, "100") + ratio,
 		}},
-		{args: []string{"-pages", "100", "-limit", "3", "-compare=false"}, lines: []string{
+		{Args: []string{"-pages", "100", "-limit", "3", "-compare=false"}, Lines: []string{
 			fmt.Sprintf(header, 100),
 			fmt.Sprintf(spindle, 3, "100"),
 		}},
-		{args: []string{"-pages", "300", "-fail", "2", "-limit", "2", "-compare=false"}, status: 1, lines: []string{
+		{Args: []string{"-pages", "300", "-fail", "2", "-limit", "2", "-compare=false"}, Status: 1, Lines: []string{
 			fmt.Sprintf(header, 300),
 			fmt.Sprintf(spindle, 2, `\d+`),
 			"error: fetch page 2: service unavailable",
 		}},
-		{args: []string{"-pages", "100000", "-limit", "1", "-timeout", "2ms"}, status: 1, lines: []string{
+		{Args: []string{"-pages", "100000", "-limit", "1", "-timeout", "2ms"}, Status: 1, Lines: []string{
 			fmt.Sprintf(header, 100000),
 			`  serial, one fetch at a time +visited +\d+ in +\d+\.\d ms`,
 			fmt.Sprintf(spindle, 1, `\d+`) + ratio,
 			"error: context deadline exceeded",
 		}},
-		{args: []string{"-limit", "0"}, status: 2, error: "-pages 1000, -limit 0: want at least 1 of each"},
-		{args: []string{"-pages", "10", "-fail", "10"}, status: 2, error: "-fail 10: want -1 or a page from 0 to 9"},
-		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra"`},
-		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
-	} {
-		var stdout, stderr bytes.Buffer
-		done := make(chan int, 1)
-		go func() { done <- run(tc.args, &stdout, &stderr) }()
-		select {
-		case status := <-done:
-			assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
-		case <-time.After(time.Minute):
-			t.Fatalf("%q did not return within a minute", tc.args)
-		}
-		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
-		if tc.lines == nil {
-			assert.Empty(t, stdout.String(), "%q", tc.args)
-			continue
-		}
-		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
-	}
+		{Args: []string{"-limit", "0"}, Status: 2, Error: "-pages 1000, -limit 0: want at least 1 of each"},
+		{Args: []string{"-pages", "10", "-fail", "10"}, Status: 2, Error: "-fail 10: want -1 or a page from 0 to 9"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra"`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -321,39 +322,24 @@ func TestDupfindCommand(t *testing.T) {
 		"  " + regexp.QuoteMeta(tr.path("a")),
 		"  " + regexp.QuoteMeta(tr.path("sub/b")),
 	}
-	for _, tc := range []struct {
-		args   []string
-		status int
-		lines  []string // stdout, a regular expression per line; none: empty
-		error  string
-	}{
-		{args: []string{"-root", tr.root, "-workers", "2"}, lines: append([]string{
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-root", tr.root, "-workers", "2"}, Lines: append([]string{
 			"search of " + root + `, workers 2, GOMAXPROCS \d+, after one untimed warm-up run:`,
 			"  serial" + ms,
 			"  spindle" + ms + `  \d+\.\d\dx serial`,
 		}, found...)},
-		{args: []string{"-root", tr.root, "-workers", "1", "-compare=false"}, lines: append([]string{
+		{Args: []string{"-root", tr.root, "-workers", "1", "-compare=false"}, Lines: append([]string{
 			"search of " + root + `, workers 1, GOMAXPROCS \d+:`,
 			"  spindle" + ms,
 		}, found...)},
-		{args: []string{"-root", tr.root, "-serial"}, lines: append([]string{
+		{Args: []string{"-root", tr.root, "-serial"}, Lines: append([]string{
 			"search of " + root + `, GOMAXPROCS \d+:`,
 			"  serial" + ms,
 		}, found...)},
-		{args: []string{"-root", tr.root, "-serial", "-compare"}, status: 2, error: "-serial and -compare exclude each other"},
-		{args: []string{"-root", tr.path("a")}, status: 2, error: "-root: " + tr.path("a") + ": not a directory"},
-		{args: []string{"-workers", "0"}, status: 2, error: "-workers 0: want at least 1"},
-		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra" (give the directory with -root)`},
-		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
-	} {
-		var stdout, stderr bytes.Buffer
-		status := run(tc.args, &stdout, &stderr)
-		assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
-		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
-		if tc.lines == nil {
-			assert.Empty(t, stdout.String(), "%q", tc.args)
-			continue
-		}
-		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
-	}
+		{Args: []string{"-root", tr.root, "-serial", "-compare"}, Status: 2, Error: "-serial and -compare exclude each other"},
+		{Args: []string{"-root", tr.path("a")}, Status: 2, Error: "-root: " + tr.path("a") + ": not a directory"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra" (give the directory with -root)`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -35,13 +34,8 @@ func TestFib(t *testing.T) {
 }
 
 func TestFibCommand(t *testing.T) {
-	for _, tc := range []struct {
-		args   []string
-		status int
-		lines  []string // stdout, a regular expression per line; none: empty
-		error  string
-	}{
-		{args: []string{"-n", "22", "-workers", "2"}, lines: []string{
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-n", "22", "-workers", "2"}, Lines: []string{
 			`fib\(22\), workers 2, GOMAXPROCS \d+:`,
 			`  serial +\d+\.\d ms`,
 			`  forkjoin\.Call +\d+\.\d ms  \d+\.\d\dx serial`,
@@ -49,26 +43,16 @@ func TestFibCommand(t *testing.T) {
 			`  forkjoin\.Call, serial below fib\(20\) +\d+\.\d ms  \d+\.\d\dx serial`,
 			`fib\(22\) = 17711`,
 		}},
-		{args: []string{"-n", "10", "-workers", "1", "-compare=false"}, lines: []string{
+		{Args: []string{"-n", "10", "-workers", "1", "-compare=false"}, Lines: []string{
 			`fib\(10\), workers 1, GOMAXPROCS \d+:`,
 			`  forkjoin\.Call +\d+\.\d ms`,
 			`  pool\.Join +\d+\.\d ms`,
 			`  forkjoin\.Call, serial below fib\(20\) +\d+\.\d ms`,
 			`fib\(10\) = 55`,
 		}},
-		{args: []string{"-n", "-1"}, status: 2, error: "-n -1: want 0 to 50"},
-		{args: []string{"-workers", "0"}, status: 2, error: "-workers 0: want at least 1"},
-		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra"`},
-		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
-	} {
-		var stdout, stderr bytes.Buffer
-		status := run(tc.args, &stdout, &stderr)
-		assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
-		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
-		if tc.lines == nil {
-			assert.Empty(t, stdout.String(), "%q", tc.args)
-			continue
-		}
-		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
-	}
+		{Args: []string{"-n", "-1"}, Status: 2, Error: "-n -1: want 0 to 50"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra"`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }

@@ -1,16 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -74,36 +73,21 @@ func TestPartition(t *testing.T) {
 
 func TestQuicksortCommand(t *testing.T) {
 	const row = ` +\d+\.\d ms`
-	for _, tc := range []struct {
-		args   []string
-		status int
-		lines  []string // stdout, a regular expression per line; none: empty
-		error  string
-	}{
-		{args: []string{"-n", "20000", "-workers", "2"}, lines: []string{
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-n", "20000", "-workers", "2"}, Lines: []string{
 			`20000 random ints, workers 2, GOMAXPROCS \d+:`,
 			`  slices\.Sort \(serial\)` + row,
 			`  quicksort \(forkjoin\.Do\)` + row + `  \d+\.\d\dx serial`,
 			`  forkjoin\.Sort` + row + `  \d+\.\d\dx serial`,
 		}},
-		{args: []string{"-n", "0", "-workers", "1", "-compare=false"}, lines: []string{
+		{Args: []string{"-n", "0", "-workers", "1", "-compare=false"}, Lines: []string{
 			`0 random ints, workers 1, GOMAXPROCS \d+:`,
 			`  quicksort \(forkjoin\.Do\)` + row,
 			`  forkjoin\.Sort` + row,
 		}},
-		{args: []string{"-n", "-1"}, status: 2, error: "-n -1: want at least 0"},
-		{args: []string{"-workers", "0"}, status: 2, error: "-workers 0: want at least 1"},
-		{args: []string{"extra"}, status: 2, error: `unexpected argument "extra"`},
-		{args: []string{"-nosuchflag"}, status: 2, error: "flag provided but not defined"},
-	} {
-		var stdout, stderr bytes.Buffer
-		status := run(tc.args, &stdout, &stderr)
-		assert.Equal(t, tc.status, status, "%q: stderr %s", tc.args, &stderr)
-		assert.Contains(t, stderr.String(), tc.error, "%q", tc.args)
-		if tc.lines == nil {
-			assert.Empty(t, stdout.String(), "%q", tc.args)
-			continue
-		}
-		assert.Regexp(t, "^"+strings.Join(tc.lines, "\n")+"\n$", stdout.String(), "%q", tc.args)
-	}
+		{Args: []string{"-n", "-1"}, Status: 2, Error: "-n -1: want at least 0"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra"`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }
