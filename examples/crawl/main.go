@@ -1,17 +1,27 @@
 // Command crawl walks a fake web in parallel with a pool.Group: each page
 // fetched is a task, which queues a task for each page it links to that
 // no task has claimed yet (in a sync.Map, so that no page is fetched twice).
-// It times the walk against the same walk on the calling goroutine, one
-// fetch at a time.
+// It times the walk against two baselines: the same walk on the calling
+// goroutine, one fetch at a time, and the walk as plain Go would write it,
+// a goroutine per task under the same limit.
 //
 //	go run ./examples/crawl [-pages 1000] [-limit 8] [-fail -1] [-timeout 10s] [-compare=false]
 //
-// It prints one line per walk, the serial one first (unless
+// It prints one line per walk, the baselines first (unless
 // -compare=false), each with the pages it visited and its time, the
-// spindle walk's time also as a multiple of the serial time (below 1 is
-// faster); then the spindle walk's error, if any. A fetch only waits, so
-// the spindle walk gains from the fetches it keeps in flight (up to
-// -limit), however few the workers.
+// others' times also as multiples of the serial time (below 1 is faster);
+// then the spindle walk's error, if any. A fetch only waits, so a walk
+// gains from the fetches it keeps in flight (up to -limit), however few
+// the workers.
+//
+// Here the goroutines keep more fetches in flight than the pool does. A
+// task whose fetch has returned resumes only once the tasks its worker
+// started during the fetch have returned, and holds its slot of the limit
+// until then; with the slots held that way, the tasks that run fetch
+// their links themselves, about one fetch per worker at a time. A
+// goroutine resumes as soon as its fetch returns. spindle's Group is for
+// work that computes more than it waits; for fetches alone, goroutines
+// are the better tool.
 //
 // SetLimit(-limit) bounds the tasks queued or running, and so the fetches
 // in flight. Under a limit a task never calls the blocking Go, as every
@@ -140,6 +150,62 @@ func crawl(ctx context.Context, root, limit int, fetch func(ctx context.Context,
 	return int(fetched.Load()), err
 }
 
+// crawlGoroutines is crawl as plain Go would write it: a goroutine per
+// task, with a buffered channel of limit slots in place of SetLimit (a
+// task holds a slot until it returns) and a send that does not wait in
+// place of TryGo.
+func crawlGoroutines(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	slots := make(chan struct{}, limit)
+	var (
+		wg       sync.WaitGroup
+		claimed  sync.Map
+		fetched  atomic.Int64
+		errOnce  sync.Once
+		firstErr error
+	)
+	var visit func(page int) error
+	tryGo := func(page int) bool {
+		select {
+		case slots <- struct{}{}:
+		default:
+			return false
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if err := visit(page); err != nil {
+				errOnce.Do(func() { firstErr = err })
+				stop(err)
+			}
+		})
+		return true
+	}
+	visit = func(page int) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		fetched.Add(1)
+		links, err := fetch(ctx, page)
+		if err != nil {
+			stop(err)
+			return err
+		}
+		for _, next := range links {
+			if _, dup := claimed.LoadOrStore(next, struct{}{}); !dup && !tryGo(next) {
+				if err := visit(next); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	claimed.Store(root, struct{}{})
+	tryGo(root)
+	wg.Wait()
+	return int(fetched.Load()), firstErr
+}
+
 // crawlSerial is crawl on the calling goroutine, one fetch at a time,
 // depth first: the baseline.
 func crawlSerial(ctx context.Context, root int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
@@ -221,8 +287,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		serial, _ = walk("serial, one fetch at a time", func(ctx context.Context) (int, error) {
 			return crawlSerial(ctx, 0, w.fetch)
 		}, 0)
+		walk(fmt.Sprintf("goroutines, up to %d at a time", *limit), func(ctx context.Context) (int, error) {
+			return crawlGoroutines(ctx, 0, *limit, w.fetch)
+		}, serial)
 	}
-	_, err := walk(fmt.Sprintf("spindle, up to %d fetches at a time", *limit), func(ctx context.Context) (int, error) {
+	_, err := walk(fmt.Sprintf("pool.Group, up to %d at a time", *limit), func(ctx context.Context) (int, error) {
 		return crawl(ctx, 0, *limit, w.fetch)
 	}, serial)
 	if err != nil {
