@@ -9,15 +9,17 @@
 // each spindle sort's time also as a multiple of the serial time (below 1
 // is faster); every sort gets a copy of the same input.
 //
-// On random ints the quicksort here is a little faster than forkjoin.Sort.
-// Its pivot, the middle element, is a random one on such input and splits
-// the pieces less evenly than forkjoin.Sort's median of medians; but the
-// more even a split, the more often the partition's loops mispredict
-// their branches, and that costs more than the extra levels of
-// partitioning the uneven splits cause. Its partition also runs its scans
-// without bound checks. forkjoin.Sort is still the one to use: its pivots
-// make sorted, reversed and organ-pipe inputs split well, it leaves sorted
-// pieces alone, and a depth budget keeps any input from making it
+// On random ints the quicksort here does less work than forkjoin.Sort
+// (BenchmarkSorts times both on one worker). Its pivot, the middle
+// element, is a random one on such input and splits the pieces less evenly
+// than forkjoin.Sort's median of medians; but the more even a split, the
+// more often the partition's loops mispredict their branches, and that
+// costs more than the extra levels of partitioning the uneven splits cause
+// (BenchmarkPartition times a partition around pivots of several ranks).
+// Its scans also make one comparison per element, where forkjoin.Sort's
+// also compare the two indexes. forkjoin.Sort is still the one to use: its
+// pivots make sorted, reversed and organ-pipe inputs split well, it leaves
+// sorted pieces alone, and a depth budget keeps any input from making it
 // quadratic, as some inputs make this quicksort. For a table against
 // serial code and goroutines on 1 to N workers, see
 // ./bench/cmd/quicksortbench.
