@@ -19,7 +19,8 @@
 // started during the fetch have returned, and holds its slot of the limit
 // until then; with the slots held that way, the tasks that run fetch
 // their links themselves, about one fetch per worker at a time. A
-// goroutine resumes as soon as its fetch returns. spindle's Group is for
+// goroutine resumes as soon as its fetch returns. BenchmarkCrawl reports
+// the fetches each walk keeps in flight on average. spindle's Group is for
 // work that computes more than it waits; for fetches alone, goroutines
 // are the better tool.
 //

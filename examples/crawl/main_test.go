@@ -216,3 +216,26 @@ func TestCrawlCommand(t *testing.T) {
 		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
 	})
 }
+
+// BenchmarkCrawl walks a web of 1000 pages with each limited walk, limit
+// 8, and reports the fetches in flight on average: the time spent in
+// fetches over the walk's time.
+func BenchmarkCrawl(b *testing.B) {
+	w := newWeb(1000, -1)
+	for _, name := range []string{"goroutines", "pool.Group"} {
+		b.Run(name, func(b *testing.B) {
+			var fetching atomic.Int64 // ns
+			fetch := func(ctx context.Context, page int) ([]int, error) {
+				start := time.Now()
+				defer func() { fetching.Add(int64(time.Since(start))) }()
+				return w.fetch(ctx, page)
+			}
+			start := time.Now()
+			for b.Loop() {
+				_, err := walkers[name](b.Context(), 0, 8, fetch)
+				require.NoError(b, err)
+			}
+			b.ReportMetric(float64(fetching.Load())/float64(time.Since(start)), "fetches-in-flight")
+		})
+	}
+}
