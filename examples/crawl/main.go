@@ -1,8 +1,28 @@
 // Command crawl walks a fake web in parallel with a pool.Group: each page
 // fetched is a task, which queues a task for each page it links to that
 // no task has claimed yet (in a sync.Map, so that no page is fetched twice).
+// It times the walk against two baselines: the same walk on the calling
+// goroutine, one fetch at a time, and the walk as plain Go would write it,
+// a goroutine per task under the same limit.
 //
-//	go run ./examples/crawl [-pages 5000] [-limit 8] [-fail -1] [-timeout 10s]
+//	go run ./examples/crawl [-pages 1000] [-limit 8] [-fail -1] [-timeout 10s] [-compare=false]
+//
+// It prints one line per walk, the baselines first (unless
+// -compare=false), each with the pages it visited and its time, the
+// others' times also as multiples of the serial time (below 1 is faster);
+// then the spindle walk's error, if any. A fetch only waits, so a walk
+// gains from the fetches it keeps in flight (up to -limit), however few
+// the workers.
+//
+// Here the goroutines keep more fetches in flight than the pool does. A
+// task whose fetch has returned resumes only once the tasks its worker
+// started during the fetch have returned, and holds its slot of the limit
+// until then; with the slots held that way, the tasks that run fetch
+// their links themselves, about one fetch per worker at a time. A
+// goroutine resumes as soon as its fetch returns. BenchmarkCrawl reports
+// the fetches each walk keeps in flight on average. spindle's Group is for
+// work that computes more than it waits; for fetches alone, goroutines
+// are the better tool.
 //
 // SetLimit(-limit) bounds the tasks queued or running, and so the fetches
 // in flight. Under a limit a task never calls the blocking Go, as every
@@ -19,7 +39,9 @@
 // The web is generated: page i links to its children 4i+1 to 4i+4, to its
 // parent, to page 0 and to its next sibling. Every page is reachable from
 // page 0, and only through its parent: a failure at page f keeps all the
-// pages under f from being visited. A fetch takes about 100µs.
+// pages under f from being visited. A fetch sleeps for a millisecond, a
+// fast network round trip. (Go rounds shorter sleeps up to about that on
+// Linux.)
 package main
 
 import (
@@ -28,14 +50,20 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"go.uber.org/automaxprocs/maxprocs"
 
 	"github.com/spindle-go/spindle/pool"
 )
 
 const fanout = 4 // children per page
+
+// fetchTime is how long a fetch waits.
+const fetchTime = time.Millisecond
 
 // FetchError is the error of a page that fails to load.
 type FetchError struct{ Page int }
@@ -70,7 +98,7 @@ func newWeb(pages, fail int) *web {
 // fetch loads a page and returns its links, blocking meanwhile. A real
 // fetch would pass ctx on to its request.
 func (w *web) fetch(_ context.Context, page int) ([]int, error) {
-	time.Sleep(100 * time.Microsecond)
+	time.Sleep(fetchTime)
 	if page == w.fail {
 		return nil, &FetchError{Page: page}
 	}
@@ -123,16 +151,109 @@ func crawl(ctx context.Context, root, limit int, fetch func(ctx context.Context,
 	return int(fetched.Load()), err
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+// crawlGoroutines is crawl as plain Go would write it: a goroutine per
+// task, with a buffered channel of limit slots in place of SetLimit (a
+// task holds a slot until it returns) and a send that does not wait in
+// place of TryGo.
+func crawlGoroutines(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	slots := make(chan struct{}, limit)
+	var (
+		wg       sync.WaitGroup
+		claimed  sync.Map
+		fetched  atomic.Int64
+		errOnce  sync.Once
+		firstErr error
+	)
+	var visit func(page int) error
+	tryGo := func(page int) bool {
+		select {
+		case slots <- struct{}{}:
+		default:
+			return false
+		}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			if err := visit(page); err != nil {
+				errOnce.Do(func() { firstErr = err })
+				stop(err)
+			}
+		})
+		return true
+	}
+	visit = func(page int) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		fetched.Add(1)
+		links, err := fetch(ctx, page)
+		if err != nil {
+			stop(err)
+			return err
+		}
+		for _, next := range links {
+			if _, dup := claimed.LoadOrStore(next, struct{}{}); !dup && !tryGo(next) {
+				if err := visit(next); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	claimed.Store(root, struct{}{})
+	tryGo(root)
+	wg.Wait()
+	return int(fetched.Load()), firstErr
+}
+
+// crawlSerial is crawl on the calling goroutine, one fetch at a time,
+// depth first: the baseline.
+func crawlSerial(ctx context.Context, root int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	claimed := map[int]bool{root: true}
+	fetched := 0
+	var visit func(page int) error
+	visit = func(page int) error {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		fetched++
+		links, err := fetch(ctx, page)
+		if err != nil {
+			return err
+		}
+		for _, next := range links {
+			if !claimed[next] {
+				claimed[next] = true
+				if err := visit(next); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	err := visit(root)
+	return fetched, err
+}
+
+func main() {
+	// A program, unlike a library, may set GOMAXPROCS: automaxprocs lowers
+	// it to the container's CPU quota, if any (it logs nothing by default).
+	if _, err := maxprocs.Set(); err != nil {
+		fmt.Fprintln(os.Stderr, "crawl: sizing GOMAXPROCS:", err)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // run is the command; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	pages := fs.Int("pages", 5000, "pages in the fake web")
+	pages := fs.Int("pages", 1000, "pages in the fake web")
 	limit := fs.Int("limit", 8, "most fetches in flight at once")
 	fail := fs.Int("fail", -1, "the page whose fetch fails; -1 for none")
-	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long (the deadline of the walk)")
+	timeout := fs.Duration("timeout", 10*time.Second, "give up after this long (the deadline of each walk)")
+	compare := fs.Bool("compare", true, "also walk serially, one fetch at a time, and print the ratio of the times")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -145,11 +266,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return usage(stderr, "-fail %d: want -1 or a page from 0 to %d", *fail, *pages-1)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-	defer cancel()
-	start := time.Now()
-	n, err := crawl(ctx, 0, *limit, newWeb(*pages, *fail).fetch)
-	fmt.Fprintf(stdout, "visited %d of %d pages in %v\n", n, *pages, time.Since(start).Round(time.Millisecond))
+	w := newWeb(*pages, *fail)
+	// walk runs one walk under its own deadline and prints its line.
+	walk := func(name string, crawl func(ctx context.Context) (int, error), serial time.Duration) (time.Duration, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		defer cancel()
+		start := time.Now()
+		n, err := crawl(ctx)
+		d := time.Since(start)
+		fmt.Fprintf(stdout, "  %-34s visited %5d in %8.1f ms", name, n, float64(d.Microseconds())/1000)
+		if serial > 0 {
+			fmt.Fprintf(stdout, "  %.2fx serial", float64(d)/float64(serial))
+		}
+		fmt.Fprintln(stdout)
+		return d, err
+	}
+	fmt.Fprintf(stdout, "a fake web of %d pages, %v a fetch, workers %d (pool.Default()), GOMAXPROCS %d:\n",
+		*pages, fetchTime, pool.Default().Workers(), runtime.GOMAXPROCS(0))
+	var serial time.Duration
+	if *compare {
+		serial, _ = walk("serial, one fetch at a time", func(ctx context.Context) (int, error) {
+			return crawlSerial(ctx, 0, w.fetch)
+		}, 0)
+		walk(fmt.Sprintf("goroutines, up to %d at a time", *limit), func(ctx context.Context) (int, error) {
+			return crawlGoroutines(ctx, 0, *limit, w.fetch)
+		}, serial)
+	}
+	_, err := walk(fmt.Sprintf("pool.Group, up to %d at a time", *limit), func(ctx context.Context) (int, error) {
+		return crawl(ctx, 0, *limit, w.fetch)
+	}, serial)
 	if err != nil {
 		fmt.Fprintln(stdout, "error:", err)
 		return 1

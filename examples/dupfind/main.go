@@ -2,7 +2,7 @@
 // the I/O-bound application of the BWoS work-stealing study
 // (fsFindDuplicate), written with spindle's pool.Scope.
 //
-//	go run ./examples/dupfind [-root .] [-workers N] [-serial | -compare]
+//	go run ./examples/dupfind [-root .] [-workers N] [-compare=false | -serial]
 //
 // One task lists each directory and spawns a task for each of its
 // subdirectories on the same scope, so the walk spreads over the workers
@@ -21,20 +21,21 @@
 // directory. Groups are printed largest files first, paths sorted, so the
 // output does not depend on the schedule.
 //
-// -serial runs the same search on the calling goroutine, each task as
-// soon as it is spawned; -compare runs both, after one untimed run that
-// warms the page cache, checks that they agree and prints both times and
-// their ratio. On a warm cache reading is copying and hashing, CPU work
-// that the workers share; on a cold disk a worker waits for each read,
-// and more workers than cores keep more reads in flight.
-//
-// GOMAXPROCS is sized with go.uber.org/automaxprocs and the output says
-// what it decided.
+// By default it runs the search twice after one untimed run that warms
+// the page cache: serially, on the calling goroutine, each task as soon
+// as it is spawned, then with spindle. It checks that they agree and
+// prints one line per search, the spindle search's time also as a
+// multiple of the serial time (below 1 is faster). -compare=false runs
+// the spindle search alone, -serial the serial one alone, neither with a
+// warm-up. On a warm cache reading is copying and hashing, CPU work that
+// the workers share; on a cold disk a worker waits for each read, and
+// more workers than cores keep more reads in flight.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"time"
@@ -44,81 +45,94 @@ import (
 	"github.com/spindle-go/spindle/pool"
 )
 
-func main() { os.Exit(run()) }
+func main() {
+	// GOMAXPROCS is sized here, in the command, never in spindle itself:
+	// a library must not change a process-wide setting behind its user's
+	// back. automaxprocs lowers it to the container's CPU quota, if any
+	// (it logs nothing by default).
+	if _, err := maxprocs.Set(); err != nil {
+		fmt.Fprintln(os.Stderr, "dupfind: sizing GOMAXPROCS:", err)
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // run is the command; it returns the exit status, so that its deferred
 // calls run before the process exits.
-func run() int {
-	// GOMAXPROCS is sized here, in the command, never in spindle itself:
-	// a library must not change a process-wide setting behind its user's
-	// back. automaxprocs lowers it to the container's CPU quota, if any.
-	procsNote := sizeGOMAXPROCS()
-
-	root := flag.String("root", ".", "directory to search")
-	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "workers of the spindle pool")
-	serial := flag.Bool("serial", false, "search serially, on one goroutine, instead of with spindle")
-	compare := flag.Bool("compare", false, "search both ways, check that they agree and print both times")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: dupfind [flags]\n\n")
-		flag.PrintDefaults()
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dupfind", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", ".", "directory to search")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers of the spindle pool")
+	compare := fs.Bool("compare", true, "also search serially, check that both searches agree and print both times")
+	serial := fs.Bool("serial", false, "search serially, on one goroutine, instead of with spindle")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: dupfind [flags]\n\n")
+		fs.PrintDefaults()
 	}
-	flag.Parse()
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	compareSet := false
+	fs.Visit(func(f *flag.Flag) { compareSet = compareSet || f.Name == "compare" })
 	switch {
-	case flag.NArg() > 0:
-		usageError("unexpected argument %q (give the directory with -root)", flag.Arg(0))
+	case fs.NArg() > 0:
+		return usageError(stderr, "unexpected argument %q (give the directory with -root)", fs.Arg(0))
 	case *workers < 1:
-		usageError("-workers %d: want at least 1", *workers)
-	case *serial && *compare:
-		usageError("-serial and -compare exclude each other")
+		return usageError(stderr, "-workers %d: want at least 1", *workers)
+	case *serial && compareSet && *compare:
+		return usageError(stderr, "-serial and -compare exclude each other")
+	case *serial:
+		*compare = false
 	}
 	if err := checkRoot(*root); err != nil {
-		usageError("-root: %v", err)
+		return usageError(stderr, "-root: %v", err)
 	}
 
-	fmt.Printf("GOMAXPROCS=%d, sized by go.uber.org/automaxprocs: %s\n", runtime.GOMAXPROCS(0), procsNote)
 	var p *pool.Pool
 	if !*serial {
 		var err error
 		if p, err = pool.New(pool.WithWorkers(*workers)); err != nil {
-			usageError("-workers %d: %v", *workers, err)
+			return usageError(stderr, "-workers %d: %v", *workers, err)
 		}
 		defer p.Close()
 	}
 	parallel := func() result { return findParallel(p, osFS{}, *root) }
 	onOne := func() result { return findSerial(osFS{}, *root) }
-	spindle := fmt.Sprintf("spindle, %s", plural(*workers, "worker"))
 
 	var r result
 	status := 0
 	switch {
 	case *serial:
+		fmt.Fprintf(stdout, "search of %s, GOMAXPROCS %d:\n", *root, runtime.GOMAXPROCS(0))
 		var d time.Duration
 		r, d = timed(onOne)
-		fmt.Printf("serial search of %s: %s\n\n", *root, formatMs(d))
+		row(stdout, "serial", d, 0)
 	case *compare:
+		fmt.Fprintf(stdout, "search of %s, workers %d, GOMAXPROCS %d, after one untimed warm-up run:\n",
+			*root, p.Workers(), runtime.GOMAXPROCS(0))
 		parallel() // warms the page cache and the pool
 		rs, ds := timed(onOne)
+		row(stdout, "serial", ds, 0)
 		var dp time.Duration
 		r, dp = timed(parallel)
-		fmt.Printf("search of %s after one untimed warm-up run:\n", *root)
-		fmt.Printf("  %-20s %s\n", "serial", formatMs(ds))
-		fmt.Printf("  %-20s %s\n", spindle, formatMs(dp))
-		fmt.Printf("  %-20s %.2f (spindle / serial, lower is better)\n\n", "ratio", float64(dp)/float64(ds))
+		row(stdout, "spindle", dp, ds)
 		if !sameFindings(r, rs) {
 			// The tree changed between the runs, or there is a bug.
-			fmt.Fprintln(os.Stderr, "dupfind: the serial and the parallel search found different things; was the tree changing?")
+			fmt.Fprintln(stderr, "dupfind: the serial and the parallel search found different things; was the tree changing?")
 			status = 1
 		}
 	default:
+		fmt.Fprintf(stdout, "search of %s, workers %d, GOMAXPROCS %d:\n", *root, p.Workers(), runtime.GOMAXPROCS(0))
 		var d time.Duration
 		r, d = timed(parallel)
-		fmt.Printf("search of %s with %s: %s\n\n", *root, spindle, formatMs(d))
+		row(stdout, "spindle", d, 0)
 	}
 
-	printSummary(os.Stdout, r)
-	fmt.Println()
-	printGroups(os.Stdout, r)
-	printProblems(os.Stderr, r)
+	fmt.Fprintln(stdout)
+	printSummary(stdout, r)
+	fmt.Fprintln(stdout)
+	printGroups(stdout, r)
+	printProblems(stderr, r)
 	if len(r.Problems) > 0 {
 		status = 1
 	}
@@ -131,24 +145,18 @@ func timed(find func() result) (result, time.Duration) {
 	return r, time.Since(start)
 }
 
-func formatMs(d time.Duration) string {
-	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
-}
-
-// sizeGOMAXPROCS sizes GOMAXPROCS with automaxprocs and returns what it
-// decided, for the output's header.
-func sizeGOMAXPROCS() string {
-	var note string
-	if _, err := maxprocs.Set(maxprocs.Logger(func(format string, args ...any) {
-		note = fmt.Sprintf(format, args...)
-	})); err != nil {
-		note = "maxprocs: " + err.Error()
+// row prints a search's time and, if serial > 0, the time as a multiple
+// of serial.
+func row(w io.Writer, name string, d, serial time.Duration) {
+	fmt.Fprintf(w, "  %-8s %8.1f ms", name, float64(d.Microseconds())/1000)
+	if serial > 0 {
+		fmt.Fprintf(w, "  %.2fx serial", float64(d)/float64(serial))
 	}
-	return note
+	fmt.Fprintln(w)
 }
 
-func usageError(format string, args ...any) {
-	fmt.Fprintf(os.Stderr, "dupfind: "+format+"\n", args...)
-	fmt.Fprintln(os.Stderr, "run 'dupfind -h' for the flags")
-	os.Exit(2)
+func usageError(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "dupfind: "+format+"\n", args...)
+	fmt.Fprintln(stderr, "run 'dupfind -h' for the flags")
+	return 2
 }

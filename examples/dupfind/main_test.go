@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -301,4 +303,43 @@ func newPool(t *testing.T, workers int) *pool.Pool {
 	require.NoError(t, err)
 	t.Cleanup(func() { assert.NoError(t, p.Close()) })
 	return p
+}
+
+func TestDupfindCommand(t *testing.T) {
+	tr := newTree(t)
+	tr.write("a", "same")
+	tr.write("sub/b", "same")
+	tr.write("c", "other")
+	root := regexp.QuoteMeta(tr.root)
+	const ms = ` +\d+\.\d ms`
+	found := []string{
+		"",
+		`3 files \(13 bytes\) in 2 directories; hashed 2 files \(8 bytes\) that share their size with another`,
+		"",
+		"1 group of duplicates: 1 file could go, freeing 4 bytes",
+		"",
+		`4 bytes each, sha256 [0-9a-f]{12}\.\.\.:`,
+		"  " + regexp.QuoteMeta(tr.path("a")),
+		"  " + regexp.QuoteMeta(tr.path("sub/b")),
+	}
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-root", tr.root, "-workers", "2"}, Lines: append([]string{
+			"search of " + root + `, workers 2, GOMAXPROCS \d+, after one untimed warm-up run:`,
+			"  serial" + ms,
+			"  spindle" + ms + `  \d+\.\d\dx serial`,
+		}, found...)},
+		{Args: []string{"-root", tr.root, "-workers", "1", "-compare=false"}, Lines: append([]string{
+			"search of " + root + `, workers 1, GOMAXPROCS \d+:`,
+			"  spindle" + ms,
+		}, found...)},
+		{Args: []string{"-root", tr.root, "-serial"}, Lines: append([]string{
+			"search of " + root + `, GOMAXPROCS \d+:`,
+			"  serial" + ms,
+		}, found...)},
+		{Args: []string{"-root", tr.root, "-serial", "-compare"}, Status: 2, Error: "-serial and -compare exclude each other"},
+		{Args: []string{"-root", tr.path("a")}, Status: 2, Error: "-root: " + tr.path("a") + ": not a directory"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra" (give the directory with -root)`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -30,4 +31,28 @@ func TestFib(t *testing.T) {
 	assert.Equal(t, 6765, join)
 	assert.Equal(t, 6765, fibCall(20))
 	assert.Equal(t, 6765, fibJoin(20))
+}
+
+func TestFibCommand(t *testing.T) {
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-n", "22", "-workers", "2"}, Lines: []string{
+			`fib\(22\), workers 2, GOMAXPROCS \d+:`,
+			`  serial +\d+\.\d ms`,
+			`  forkjoin\.Call +\d+\.\d ms  \d+\.\d\dx serial`,
+			`  pool\.Join +\d+\.\d ms  \d+\.\d\dx serial`,
+			`  forkjoin\.Call, serial below fib\(20\) +\d+\.\d ms  \d+\.\d\dx serial`,
+			`fib\(22\) = 17711`,
+		}},
+		{Args: []string{"-n", "10", "-workers", "1", "-compare=false"}, Lines: []string{
+			`fib\(10\), workers 1, GOMAXPROCS \d+:`,
+			`  forkjoin\.Call +\d+\.\d ms`,
+			`  pool\.Join +\d+\.\d ms`,
+			`  forkjoin\.Call, serial below fib\(20\) +\d+\.\d ms`,
+			`fib\(10\) = 55`,
+		}},
+		{Args: []string{"-n", "-1"}, Status: 2, Error: "-n -1: want 0 to 50"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra"`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }

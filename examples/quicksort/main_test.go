@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/examples/internal/cmdtest"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -68,4 +69,25 @@ func TestPartition(t *testing.T) {
 			})
 		}
 	}
+}
+
+func TestQuicksortCommand(t *testing.T) {
+	const row = ` +\d+\.\d ms`
+	cmdtest.Run(t, run, []cmdtest.Case{
+		{Args: []string{"-n", "20000", "-workers", "2"}, Lines: []string{
+			`20000 random ints, workers 2, GOMAXPROCS \d+:`,
+			`  slices\.Sort \(serial\)` + row,
+			`  quicksort \(forkjoin\.Do\)` + row + `  \d+\.\d\dx serial`,
+			`  forkjoin\.Sort` + row + `  \d+\.\d\dx serial`,
+		}},
+		{Args: []string{"-n", "0", "-workers", "1", "-compare=false"}, Lines: []string{
+			`0 random ints, workers 1, GOMAXPROCS \d+:`,
+			`  quicksort \(forkjoin\.Do\)` + row,
+			`  forkjoin\.Sort` + row,
+		}},
+		{Args: []string{"-n", "-1"}, Status: 2, Error: "-n -1: want at least 0"},
+		{Args: []string{"-workers", "0"}, Status: 2, Error: "-workers 0: want at least 1"},
+		{Args: []string{"extra"}, Status: 2, Error: `unexpected argument "extra"`},
+		{Args: []string{"-nosuchflag"}, Status: 2, Error: "flag provided but not defined"},
+	})
 }
