@@ -239,7 +239,7 @@ func (p *Pool) Close() error {
 }
 
 // Stats returns the pool's counters.
-func (p *Pool) Stats() Stats { return statsOf(p.reg.Stats()) }
+func (p *Pool) Stats() Stats { return statsOf(p.reg) }
 
 var (
 	defaultOnce sync.Once

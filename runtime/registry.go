@@ -339,7 +339,13 @@ func (r *Registry) Close() error {
 }
 
 // Stats are cumulative counts since the registry started.
-type Stats struct {
+type Stats = StatsOf[WorkerStats]
+
+// StatsOf is Stats with W for the type of a worker's counts: WorkerStats,
+// or a type of exactly WorkerStats's fields (pool's), so that a wrapper
+// takes a snapshot under its own names with ReadStats and one conversion,
+// which compiles only while its fields are these.
+type StatsOf[W workerCounts] struct {
 	Workers int
 	Steals  uint64 // jobs taken from another worker's deque
 	// Executed counts jobs run that a worker took from a deque or the
@@ -351,7 +357,7 @@ type Stats struct {
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another
 	// PerWorker has each worker's counts, by index.
-	PerWorker []WorkerStats
+	PerWorker []W
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1), or ran in place of a job
 	// it claimed because more urgent work was queued. Waits for stolen
@@ -367,13 +373,16 @@ type Stats struct {
 }
 
 // Stats returns a snapshot of the counts.
-func (r *Registry) Stats() Stats {
+func (r *Registry) Stats() Stats { return ReadStats[WorkerStats](r) }
+
+// ReadStats returns a snapshot of r's counts with W for a worker's.
+func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
 	s := r.sleep.Stats()
-	st := Stats{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
-	st.PerWorker = make([]WorkerStats, len(r.workers))
+	st := StatsOf[W]{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
+	st.PerWorker = make([]W, len(r.workers))
 	for i, w := range r.workers {
 		ws := r.sleep.WorkerStats(i)
-		st.PerWorker[i] = WorkerStats{
+		pw := workerStats{
 			Executed:    w.executed.Load(),
 			Steals:      w.steals.Load(),
 			StealsEmpty: w.stealsEmpty.Load(),
@@ -387,9 +396,10 @@ func (r *Registry) Stats() Stats {
 		st.Inversions += w.inversions.Load()
 		for l := range w.levelSteals {
 			n := w.levelSteals[l].Load()
-			st.PerWorker[i].StealsByLevel[l] = n
+			pw.StealsByLevel[l] = n
 			st.StealsByLevel[l] += n
 		}
+		st.PerWorker[i] = W(pw)
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
 	return st
