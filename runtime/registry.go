@@ -77,7 +77,6 @@ type Registry struct {
 	trace        func(Event)
 
 	injected atomic.Uint64
-	owner    atomic.Value // what wraps the registry (a *pool.Pool)
 	// reportWorkers, if set, is what Workers reports instead of the
 	// number of workers (the analysis registry's; set before first use).
 	reportWorkers int
@@ -217,12 +216,6 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 // runtime.Goexit (directly, or through testing.T.FailNow, t.Fatal,
 // t.SkipNow): it would end the worker's thread with jobs half done.
 var ErrTaskGoexit = errors.New("spindle: a task called runtime.Goexit (t.FailNow, t.Fatal or t.SkipNow in a task?); tasks must return or panic")
-
-// SetOwner records the value that wraps r, for Owner.
-func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
-
-// Owner returns the value given to SetOwner.
-func (r *Registry) Owner() any { return r.owner.Load() }
 
 // Workers returns the number of workers; the analysis registry reports
 // AnalysisWorkers (analyze.go).
