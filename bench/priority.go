@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/internal/experiment"
+	xorshift64 "github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -362,11 +363,4 @@ func newXorshift(seed uint64) *xorshift {
 	return &xorshift{seed}
 }
 
-func (r *xorshift) next() uint64 {
-	x := r.x
-	x ^= x << 13
-	x ^= x >> 7
-	x ^= x << 17
-	r.x = x
-	return x
-}
+func (r *xorshift) next() uint64 { return xorshift64.Next(&r.x) }

@@ -2,55 +2,26 @@ package forkjoin
 
 import (
 	"context"
-	"sync/atomic"
 
+	"github.com/spindle-go/spindle/internal/firsterr"
 	"github.com/spindle-go/spindle/runtime"
 )
 
-// stopper is the shared state of one ForErr or MapErr call: the context
-// handed to the bodies, cancelled at the first failure, and that failure.
-//
-// Invariant: err is written once, by the failure that wins the CAS on
-// failed, before the context is cancelled; it is read only after For has
-// returned, when every chunk has finished.
+// stopper is the shared state of one ForErr or MapErr call: the rule
+// (the first failure cancels, chunks and elements not started are skipped)
+// and the context handed to the bodies.
 type stopper struct {
-	ctx     context.Context
-	done    <-chan struct{}
-	cancel  context.CancelCauseFunc
-	failed  atomic.Bool
-	err     error
-	skipped atomic.Bool // some chunk or element was not run because ctx was done
+	firsterr.Stopper
+	ctx context.Context
 }
 
 func newStopper(call string, ctx context.Context) *stopper {
 	if ctx == nil {
 		panic(call + ": nil context")
 	}
-	cctx, cancel := context.WithCancelCause(ctx)
-	return &stopper{ctx: cctx, done: cctx.Done(), cancel: cancel}
-}
-
-// stopped reports whether work that has not started must be skipped: a
-// body failed or the caller's context ended. While nothing has happened it
-// is one load of the context's done channel, a line nobody writes.
-func (st *stopper) stopped() bool {
-	select {
-	case <-st.done:
-		st.skipped.Store(true)
-		return true
-	default:
-		return false
-	}
-}
-
-// fail records err as the call's error if it is the first, and cancels
-// the bodies' context with it as the cause, so chunks that have not
-// started are skipped and running bodies can see ctx.Done.
-func (st *stopper) fail(err error) {
-	if st.failed.CompareAndSwap(false, true) {
-		st.err = err
-		st.cancel(err)
-	}
+	st := new(stopper)
+	st.ctx = st.Start(ctx)
+	return st
 }
 
 // catch, deferred in a chunk, stops the call when the chunk panics and
@@ -59,23 +30,16 @@ func (st *stopper) fail(err error) {
 func (st *stopper) catch() {
 	if v := recover(); v != nil {
 		pe := runtime.AsPanicError(v)
-		st.fail(runtime.UserValue(pe))
+		st.Fail(runtime.UserValue(pe))
 		runtime.Raise(pe)
 	}
 }
 
-// result is the call's error once every chunk has finished: the first
-// failure; else, if the caller's context ended and work was skipped, the
-// context's cause; else nil. It releases the context.
+// result is the call's error once every chunk has finished (see
+// firsterr.Stopper.Result). It releases the context.
 func (st *stopper) result(parent context.Context) error {
-	st.cancel(nil)
-	if st.failed.Load() {
-		return st.err
-	}
-	if st.skipped.Load() {
-		return context.Cause(parent)
-	}
-	return nil
+	st.Cancel()
+	return st.Result(parent)
 }
 
 // ForErr is For for bodies that can fail or be cancelled: it calls body
@@ -99,12 +63,12 @@ func ForErr(ctx context.Context, lo, hi, grain int, body func(ctx context.Contex
 	}
 	st := newStopper("forkjoin.ForErr", ctx)
 	For(lo, hi, grain, func(lo, hi int) {
-		if st.stopped() {
+		if st.Skip() {
 			return
 		}
 		defer st.catch()
 		if err := body(st.ctx, lo, hi); err != nil {
-			st.fail(err)
+			st.Fail(err)
 		}
 	})
 	return st.result(ctx)
@@ -131,12 +95,12 @@ func MapErr[T, U any](ctx context.Context, in []T, f func(ctx context.Context, v
 			defer st.catch()
 			dst := out[lo:hi]
 			for i, x := range in[lo:hi] {
-				if st.stopped() {
+				if st.Skip() {
 					return
 				}
 				v, err := f(st.ctx, x)
 				if err != nil {
-					st.fail(err)
+					st.Fail(err)
 					return
 				}
 				dst[i] = v

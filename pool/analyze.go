@@ -161,7 +161,7 @@ func AnalyzeCPU(f func()) Analysis {
 func analyze(call string, f func(), cpuTime bool) Analysis {
 	analysisOnce.Do(func() {
 		r := runtime.AnalysisRegistry()
-		r.SetOwner(&Pool{reg: r})
+		setOwner(r, &Pool{reg: r})
 	})
 	a := runtime.Analyze(call, f, cpuTime)
 	return Analysis{Work: a.Work, Span: a.Span, Forks: a.Forks, SpanForks: a.SpanForks,

@@ -3,8 +3,8 @@ package pool
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
+	"github.com/spindle-go/spindle/internal/firsterr"
 	"github.com/spindle-go/spindle/runtime"
 )
 
@@ -48,40 +48,16 @@ type Group struct {
 	p      *Pool
 	s      *runtime.Scope
 	parent context.Context // nil for the zero value
-	cancel context.CancelCauseFunc
-	sem    chan struct{} // one token per running or queued task; nil: no limit
+	sem    chan struct{}   // one token per running or queued task; nil: no limit
 	st     groupState
 }
 
-// groupState is the group's side of its tasks (runtime.GroupHooks).
+// groupState is the group's side of its tasks (runtime.GroupHooks): the
+// rule that the first error cancels and tasks not started are skipped
+// (Skip and Fail), and the limit's slot that a finished task frees.
 type groupState struct {
-	done    <-chan struct{} // the group's context's; nil for the zero value
-	skipped atomic.Bool     // some task was skipped
-	errOnce sync.Once
-	err     error // the first error; written once, read after Wait's wait
-	cancel  context.CancelCauseFunc
-	sem     *chan struct{}
-}
-
-// Skip is a non-blocking receive on the context's done channel: on an
-// open channel, one atomic load of a line nobody writes while it is open.
-func (st *groupState) Skip() bool {
-	select {
-	case <-st.done:
-		st.skipped.Store(true)
-		return true
-	default:
-		return false
-	}
-}
-
-func (st *groupState) Fail(err error) {
-	st.errOnce.Do(func() {
-		st.err = err
-		if st.cancel != nil {
-			st.cancel(err) // before any task queued behind this one starts
-		}
-	})
+	firsterr.Stopper
+	sem *chan struct{}
 }
 
 func (st *groupState) Done() {
@@ -109,9 +85,8 @@ func (p *Pool) NewGroup(ctx context.Context) (*Group, context.Context) {
 }
 
 func (p *Pool) newGroup(ctx context.Context) (*Group, context.Context) {
-	gctx, cancel := context.WithCancelCause(ctx)
-	g := &Group{p: p, parent: ctx, cancel: cancel}
-	g.st.done, g.st.cancel = gctx.Done(), cancel
+	g := &Group{p: p, parent: ctx}
+	gctx := g.st.Start(ctx)
 	g.init()
 	g.s.SetGroupHooks(true, false)
 	return g, gctx
@@ -222,7 +197,7 @@ func (g *Group) SetLimit(n int) {
 	} else {
 		g.sem = make(chan struct{}, n)
 	}
-	g.s.SetGroupHooks(g.st.done != nil, g.sem != nil)
+	g.s.SetGroupHooks(g.parent != nil, g.sem != nil)
 }
 
 // Wait returns when every task queued so far, and every task those queue,
@@ -237,17 +212,7 @@ func (g *Group) Wait() error {
 	if g.s.InOwnTask() {
 		panic("pool.Group.Wait: called from one of the group's own tasks, which it would wait for")
 	}
-	defer func() {
-		if g.cancel != nil {
-			g.cancel(g.st.err)
-		}
-	}()
+	defer g.st.Cancel()
 	g.s.WaitGroup()
-	if g.st.err != nil {
-		return g.st.err
-	}
-	if g.st.skipped.Load() && g.parent != nil && g.parent.Err() != nil {
-		return context.Cause(g.parent)
-	}
-	return nil
+	return g.st.Result(g.parent)
 }

@@ -46,35 +46,16 @@ type WorkerStats struct {
 }
 
 // String returns the counts on a line, then a line per worker, for logs.
-func (s Stats) String() string { return s.engine().String() }
+func (s Stats) String() string { return engineStats(s).String() }
 
-// statsOf is the engine's snapshot under pool's names.
-func statsOf(es runtime.Stats) Stats {
-	s := Stats{
-		Workers: es.Workers, Steals: es.Steals, Executed: es.Executed, Injected: es.Injected,
-		Sleeps: es.Sleeps, Wakeups: es.Wakeups, MaxHelpDepth: es.MaxHelpDepth,
-		StealsByLevel: es.StealsByLevel, Inversions: es.Inversions,
-		PerWorker: make([]WorkerStats, len(es.PerWorker)),
-	}
-	for i, w := range es.PerWorker {
-		s.PerWorker[i] = WorkerStats(w) // the same fields, in the same order
-	}
-	return s
-}
+// engineStats is the engine's snapshot type under pool's WorkerStats.
+// Stats converts to and from it, and WorkerStats is the engine's worker
+// counts type: both conversions compile only while pool's fields are the
+// engine's, so a counter the engine adds cannot be left out here.
+type engineStats = runtime.StatsOf[WorkerStats]
 
-// engine is statsOf's inverse, for String.
-func (s Stats) engine() runtime.Stats {
-	es := runtime.Stats{
-		Workers: s.Workers, Steals: s.Steals, Executed: s.Executed, Injected: s.Injected,
-		Sleeps: s.Sleeps, Wakeups: s.Wakeups, MaxHelpDepth: s.MaxHelpDepth,
-		StealsByLevel: s.StealsByLevel, Inversions: s.Inversions,
-		PerWorker: make([]runtime.WorkerStats, len(s.PerWorker)),
-	}
-	for i, w := range s.PerWorker {
-		es.PerWorker[i] = runtime.WorkerStats(w)
-	}
-	return es
-}
+// statsOf is the snapshot of r's counters.
+func statsOf(r *runtime.Registry) Stats { return Stats(runtime.ReadStats[WorkerStats](r)) }
 
 // Event is one entry of a pool's trace (WithTrace).
 type Event struct {

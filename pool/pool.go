@@ -166,7 +166,7 @@ func New(opts ...Option) (*Pool, error) {
 		return nil, fmt.Errorf("pool.New: %w", err)
 	}
 	p := &Pool{reg: reg}
-	reg.SetOwner(p)
+	setOwner(reg, p)
 	return p, nil
 }
 
@@ -235,11 +235,15 @@ func (p *Pool) Close() error {
 	if p.isDefault {
 		return ErrCloseDefault
 	}
-	return p.reg.Close()
+	err := p.reg.Close()
+	if err == nil {
+		dropOwner(p.reg)
+	}
+	return err
 }
 
 // Stats returns the pool's counters.
-func (p *Pool) Stats() Stats { return statsOf(p.reg.Stats()) }
+func (p *Pool) Stats() Stats { return statsOf(p.reg) }
 
 var (
 	defaultOnce sync.Once
@@ -316,5 +320,3 @@ func Spawn(f func()) {
 // nilFunc panics for a nil function argument: a programming error, named
 // after the call that received it.
 func nilFunc(call string) { panic(call + ": nil function") }
-
-func poolOf(r *runtime.Registry) *Pool { return r.Owner().(*Pool) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/internal/experiment"
+	xorshift64 "github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -20,9 +21,7 @@ import (
 func burn(n int) int {
 	x := uint64(n) | 1
 	for range n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
+		xorshift64.Next(&x)
 	}
 	return int(x & 1)
 }
@@ -33,12 +32,7 @@ var burnSink atomic.Int64
 type xorshift uint64
 
 func (x *xorshift) intn(n int) int {
-	v := uint64(*x)
-	v ^= v << 13
-	v ^= v >> 7
-	v ^= v << 17
-	*x = xorshift(v)
-	return int(v % uint64(n))
+	return int(xorshift64.Next((*uint64)(x)) % uint64(n))
 }
 
 // oneWorkerOrder spawns a random tree of tasks of random levels (single

@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	xorshift64 "github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -250,9 +251,7 @@ func (t *stressTree) exec(n *stressNode) int {
 		t.counts[n.id].Add(1)
 		x := uint64(n.id) + 1
 		for range n.work {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
+			xorshift64.Next(&x)
 		}
 		t.sink.Add(x & 1)
 		if n.panics {

@@ -63,7 +63,11 @@ func (e Event) String() string {
 }
 
 // WorkerStats are one worker's cumulative counts.
-type WorkerStats struct {
+type WorkerStats workerStats
+
+// workerStats is WorkerStats's fields, the one list of them: a type whose
+// underlying type is this struct (WorkerStats, pool's) can be StatsOf's W.
+type workerStats = struct {
 	Executed    uint64 // jobs it took from a deque or the injector and ran (see Stats.Executed)
 	Steals      uint64 // jobs it took from another worker's deque
 	StealsEmpty uint64 // steal attempts that found the victim's deque empty
@@ -75,15 +79,19 @@ type WorkerStats struct {
 	Inversions    uint64 // tasks it started while a higher level was queued
 }
 
-// String returns the counts on one line, for logs.
-func (s Stats) String() string {
+// workerCounts is the constraint of StatsOf's W.
+type workerCounts interface{ ~workerStats }
+
+// String returns the counts on one line, then a line per worker, for logs.
+func (s StatsOf[W]) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d workers: executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
 		s.Workers, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
 	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
 		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
 	}
-	for i, w := range s.PerWorker {
+	for i, pw := range s.PerWorker {
+		w := workerStats(pw)
 		fmt.Fprintf(&b, "\n  worker %d: executed %d, steals %d (failed: %d empty, %d lost), sleeps %d, wakeups %d",
 			i, w.Executed, w.Steals, w.StealsEmpty, w.StealsLost, w.Sleeps, w.Wakeups)
 	}

@@ -77,7 +77,6 @@ type Registry struct {
 	trace        func(Event)
 
 	injected atomic.Uint64
-	owner    atomic.Value // what wraps the registry (a *pool.Pool)
 	// reportWorkers, if set, is what Workers reports instead of the
 	// number of workers (the analysis registry's; set before first use).
 	reportWorkers int
@@ -223,12 +222,6 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 // t.SkipNow): it would end the worker's thread with jobs half done.
 var ErrTaskGoexit = errors.New("spindle: a task called runtime.Goexit (t.FailNow, t.Fatal or t.SkipNow in a task?); tasks must return or panic")
 
-// SetOwner records the value that wraps r, for Owner.
-func (r *Registry) SetOwner(v any) { r.owner.Store(v) }
-
-// Owner returns the value given to SetOwner.
-func (r *Registry) Owner() any { return r.owner.Load() }
-
 // Workers returns the number of workers; the analysis registry reports
 // AnalysisWorkers (analyze.go).
 func (r *Registry) Workers() int {
@@ -345,7 +338,13 @@ func (r *Registry) Close() error {
 }
 
 // Stats are cumulative counts since the registry started.
-type Stats struct {
+type Stats = StatsOf[WorkerStats]
+
+// StatsOf is Stats with W for the type of a worker's counts: WorkerStats,
+// or a type of exactly WorkerStats's fields (pool's), so that a wrapper
+// takes a snapshot under its own names with ReadStats and one conversion,
+// which compiles only while its fields are these.
+type StatsOf[W workerCounts] struct {
 	Workers int
 	Steals  uint64 // jobs taken from another worker's deque
 	// Executed counts jobs run that a worker took from a deque or the
@@ -357,7 +356,7 @@ type Stats struct {
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another
 	// PerWorker has each worker's counts, by index.
-	PerWorker []WorkerStats
+	PerWorker []W
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1), or ran in place of a job
 	// it claimed because more urgent work was queued. Waits for stolen
@@ -373,13 +372,16 @@ type Stats struct {
 }
 
 // Stats returns a snapshot of the counts.
-func (r *Registry) Stats() Stats {
+func (r *Registry) Stats() Stats { return ReadStats[WorkerStats](r) }
+
+// ReadStats returns a snapshot of r's counts with W for a worker's.
+func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
 	s := r.sleep.Stats()
-	st := Stats{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
-	st.PerWorker = make([]WorkerStats, len(r.workers))
+	st := StatsOf[W]{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
+	st.PerWorker = make([]W, len(r.workers))
 	for i, w := range r.workers {
 		ws := r.sleep.WorkerStats(i)
-		st.PerWorker[i] = WorkerStats{
+		pw := workerStats{
 			Executed:    w.executed.Load(),
 			Steals:      w.steals.Load(),
 			StealsEmpty: w.stealsEmpty.Load(),
@@ -393,9 +395,10 @@ func (r *Registry) Stats() Stats {
 		st.Inversions += w.inversions.Load()
 		for l := range w.levelSteals {
 			n := w.levelSteals[l].Load()
-			st.PerWorker[i].StealsByLevel[l] = n
+			pw.StealsByLevel[l] = n
 			st.StealsByLevel[l] += n
 		}
+		st.PerWorker[i] = W(pw)
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
 	return st

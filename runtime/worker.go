@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/sleep"
 )
 
@@ -691,16 +692,8 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 	}
 }
 
-// random is xorshift64 (Marsaglia): fast, and good enough to spread
-// victims.
-func (w *Worker) random() uint64 {
-	x := w.rng
-	x ^= x << 13
-	x ^= x >> 7
-	x ^= x << 17
-	w.rng = x
-	return x
-}
+// random is the worker's next xorshift64 value, for choosing victims.
+func (w *Worker) random() uint64 { return xorshift.Next(&w.rng) }
 
 // mainLoop is the worker's life after start-up: help until terminated.
 func (w *Worker) mainLoop() { w.WaitUntil(&w.terminate) }

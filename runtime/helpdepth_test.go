@@ -1,4 +1,4 @@
-package pool_test
+package runtime
 
 import (
 	"sync/atomic"
@@ -7,10 +7,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
-// parallelSum adds lo..hi-1 with a pool.Join at every split, spinning a
+// parallelSum adds lo..hi-1 with a join at every split, spinning a
 // little at each leaf so that thieves find join halves to take.
 func parallelSum(lo, hi int) int64 {
 	if hi-lo <= 4 {
@@ -25,7 +25,7 @@ func parallelSum(lo, hi int) int64 {
 	}
 	mid := (lo + hi) / 2
 	var a, b int64
-	pool.Join(func() { a = parallelSum(lo, mid) }, func() { b = parallelSum(mid, hi) })
+	join(func() { a = parallelSum(lo, mid) }, func() { b = parallelSum(mid, hi) })
 	return a + b
 }
 
@@ -37,17 +37,17 @@ func parallelSum(lo, hi int) int64 {
 // depth (runtime.maxHelpDepth, 64), which Stats reports.
 func TestHelpingWhileWaitingIsBounded(t *testing.T) {
 	tasks, n := 3000, 4096 // without the bound: 100-250 deep at 8 workers
-	if stressRace {
+	if testutil.RaceEnabled {
 		tasks = 600
 	}
 	want := int64(n * (n - 1) / 2)
 	for _, workers := range []int{2, 8} {
-		p := newPool(t, pool.WithWorkers(workers))
+		p := newRegistry(t, Config{Workers: workers})
 		watchdog(t, func() {
 			var sum atomic.Int64
-			p.Scope(func(s *pool.Scope) {
+			p.Scope("test scope", func(s *Scope) {
 				for range tasks {
-					s.Spawn(func(*pool.Scope) { sum.Add(parallelSum(0, n)) })
+					s.Spawn(func(*Scope) { sum.Add(parallelSum(0, n)) })
 				}
 			})
 			require.Equal(t, int64(tasks)*want, sum.Load(), "workers=%d", workers)

@@ -1,9 +1,9 @@
-package pool_test
+package runtime
 
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
 // scopeTree spawns a random tree of tasks on one scope in every way a
@@ -27,7 +27,7 @@ type scopeTree struct {
 	late         atomic.Int64
 }
 
-func (tr *scopeTree) task(s *pool.Scope, depth int, r *rand.Rand) {
+func (tr *scopeTree) task(s *Scope, depth int, r *rand.Rand) {
 	if tr.returned.Load() {
 		tr.late.Add(1)
 	}
@@ -47,7 +47,7 @@ func (tr *scopeTree) task(s *pool.Scope, depth int, r *rand.Rand) {
 		case 0: // a bulk spawn
 			n := 1 + r.IntN(5)
 			tr.spawned.Add(int64(n))
-			s.SpawnMany(n, func(s *pool.Scope, i int) {
+			s.SpawnMany(n, func(s *Scope, i int) {
 				tr.task(s, depth-1, rand.New(rand.NewPCG(seed, uint64(i))))
 			})
 		case 1: // from a goroutine that is no worker, waited for
@@ -56,31 +56,31 @@ func (tr *scopeTree) task(s *pool.Scope, depth int, r *rand.Rand) {
 			go func() {
 				defer wg.Done()
 				tr.spawned.Add(1)
-				s.Spawn(func(s *pool.Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 1))) })
+				s.Spawn(func(s *Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 1))) })
 			}()
 			wg.Wait()
 		case 2: // a nested scope on this worker, with its own tasks
-			pool.Current().Scope(func(inner *pool.Scope) {
+			currentScope(func(inner *Scope) {
 				var innerRan atomic.Int64
 				for range 3 {
-					inner.Spawn(func(*pool.Scope) { innerRan.Add(1) })
+					inner.Spawn(func(*Scope) { innerRan.Add(1) })
 				}
 				tr.spawned.Add(1)
-				s.Spawn(func(s *pool.Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 2))) })
+				s.Spawn(func(s *Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 2))) })
 			})
 		default:
 			tr.spawned.Add(1)
-			s.Spawn(func(s *pool.Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 3))) })
+			s.Spawn(func(s *Scope) { tr.task(s, depth-1, rand.New(rand.NewPCG(seed, 3))) })
 		}
 	}
 }
 
-// TestScopeEndIsExact runs many random scope trees on pools of several
+// TestScopeEndIsExact runs many random scope trees on registries of several
 // sizes, with workers locked to their threads and not, and checks, for
 // each, that Scope returns only after every task has run.
 func TestScopeEndIsExact(t *testing.T) {
 	rounds := 300
-	if stressRace {
+	if testutil.RaceEnabled {
 		rounds = 60
 	}
 	for _, c := range []struct {
@@ -89,16 +89,16 @@ func TestScopeEndIsExact(t *testing.T) {
 	}{{1, true}, {2, true}, {4, true}, {8, true}, {2, false}, {4, false}} {
 		workers := c.workers
 		t.Run(fmt.Sprintf("workers=%d/locked=%v", workers, c.locked), func(t *testing.T) {
-			p := newPool(t, pool.WithWorkers(workers), pool.WithLockedThreads(c.locked))
+			p := newRegistry(t, Config{Workers: workers, Unlocked: !c.locked})
 			watchdog(t, func() {
 				for round := range rounds {
 					tr := &scopeTree{}
-					p.Scope(func(s *pool.Scope) {
+					p.Scope("test scope", func(s *Scope) {
 						r := rand.New(rand.NewPCG(uint64(workers), uint64(round)))
 						for range 1 + r.IntN(4) {
 							seed := r.Uint64()
 							tr.spawned.Add(1)
-							s.Spawn(func(s *pool.Scope) { tr.task(s, 6, rand.New(rand.NewPCG(seed, 0))) })
+							s.Spawn(func(s *Scope) { tr.task(s, 6, rand.New(rand.NewPCG(seed, 0))) })
 						}
 					})
 					require.Equal(t, tr.spawned.Load(), tr.ran.Load(), "round %d: tasks counted vs run when Scope returned", round)
@@ -112,14 +112,14 @@ func TestScopeEndIsExact(t *testing.T) {
 // end on another worker while the owner has nothing to do (it goes to
 // sleep): the finisher must wake it.
 func TestScopeOwnerSleepsUntilRemoteFinish(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(2))
+	p := newRegistry(t, Config{Workers: 2})
 	watchdog(t, func() {
 		for range 20 {
 			var ran atomic.Bool
 			release := make(chan struct{})
-			p.Scope(func(s *pool.Scope) {
-				s.Spawn(func(*pool.Scope) {
-					pool.Block(func() { <-release })
+			p.Scope("test scope", func(s *Scope) {
+				s.Spawn(func(*Scope) {
+					CurrentWorker().Block(func() { <-release })
 					ran.Store(true)
 				})
 				// The body's worker must not run the task itself: let the
@@ -139,8 +139,8 @@ func TestScopeOwnerSleepsUntilRemoteFinish(t *testing.T) {
 // GOMAXPROCS changes, so workers are descheduled at arbitrary points of
 // the count protocol.
 func TestScopeStressUnderGOMAXPROCSChanges(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(4))
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	p := newRegistry(t, Config{Workers: 4})
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(0))
 	stop := make(chan struct{})
 	var changer sync.WaitGroup
 	changer.Add(1)
@@ -151,20 +151,20 @@ func TestScopeStressUnderGOMAXPROCSChanges(t *testing.T) {
 			case <-stop:
 				return
 			case <-time.After(200 * time.Microsecond):
-				runtime.GOMAXPROCS(1 + i%4)
+				goruntime.GOMAXPROCS(1 + i%4)
 			}
 		}
 	}()
 	watchdog(t, func() {
 		rounds := 100
-		if stressRace {
+		if testutil.RaceEnabled {
 			rounds = 20
 		}
 		for round := range rounds {
 			tr := &scopeTree{}
-			p.Scope(func(s *pool.Scope) {
+			p.Scope("test scope", func(s *Scope) {
 				tr.spawned.Add(1)
-				s.Spawn(func(s *pool.Scope) { tr.task(s, 7, rand.New(rand.NewPCG(uint64(round), 9))) })
+				s.Spawn(func(s *Scope) { tr.task(s, 7, rand.New(rand.NewPCG(uint64(round), 9))) })
 			})
 			require.Equal(t, tr.spawned.Load(), tr.ran.Load(), "round %d", round)
 		}

@@ -1,0 +1,82 @@
+// Package firsterr is the rule shared by pool's Group and forkjoin's ForErr
+// and MapErr: the first error cancels, and what has not started is
+// skipped.
+package firsterr
+
+import (
+	"context"
+	"sync/atomic"
+)
+
+// Stopper is the shared state of a set of tasks under that rule: the first
+// failure, and a context cancelled with it as the cause, whose end (or its
+// parent's) makes tasks that have not started skip themselves.
+//
+// The zero value has no context: it records the first failure and never
+// skips. Start gives it one.
+//
+// Invariant: err is written once, by the failure that wins the CAS on
+// failed, before the context is cancelled; it is read (Result, Cancel)
+// only after every task has finished.
+type Stopper struct {
+	done    <-chan struct{}         // the context's; nil: never skip
+	cancel  context.CancelCauseFunc // nil without a context
+	failed  atomic.Bool
+	err     error
+	skipped atomic.Bool // some task was skipped
+}
+
+// Start derives the tasks' context from parent, to be cancelled with the
+// first failure as its cause, and returns it. Call it before any task.
+func (s *Stopper) Start(parent context.Context) context.Context {
+	ctx, cancel := context.WithCancelCause(parent)
+	s.done, s.cancel = ctx.Done(), cancel
+	return ctx
+}
+
+// Skip reports whether a task that has not started must be skipped, and
+// records that one was: a task failed, or the parent context ended. While
+// nothing has happened it is one load of the context's done channel, a
+// line nobody writes.
+func (s *Stopper) Skip() bool {
+	select {
+	case <-s.done:
+		s.skipped.Store(true)
+		return true
+	default:
+		return false
+	}
+}
+
+// Fail records err as the first failure if it is the first, and then
+// cancels the context with it as the cause, before any task that checks
+// Skip afterwards can start.
+func (s *Stopper) Fail(err error) {
+	if s.failed.CompareAndSwap(false, true) {
+		s.err = err
+		if s.cancel != nil {
+			s.cancel(err)
+		}
+	}
+}
+
+// Result is the outcome once every task has finished: the first failure;
+// else, if tasks were skipped because parent ended, context.Cause(parent);
+// else nil.
+func (s *Stopper) Result(parent context.Context) error {
+	if s.failed.Load() {
+		return s.err
+	}
+	if s.skipped.Load() && parent != nil && parent.Err() != nil {
+		return context.Cause(parent)
+	}
+	return nil
+}
+
+// Cancel ends the context (with the first failure as its cause, if there
+// was one), releasing it. Call it once every task has finished.
+func (s *Stopper) Cancel() {
+	if s.cancel != nil {
+		s.cancel(s.err)
+	}
+}

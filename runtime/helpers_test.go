@@ -1,0 +1,28 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/internal/testutil"
+)
+
+// newRegistry starts a registry of cfg that the test closes when it ends.
+func newRegistry(t *testing.T, cfg Config) *Registry {
+	t.Helper()
+	r, err := NewRegistry(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, r.Close()) })
+	return r
+}
+
+// watchdog runs body under testutil's watchdog.
+func watchdog(t *testing.T, body func()) { testutil.Watchdog(t, testutil.Limit, body) }
+
+// join is the engine's two-way fork from a worker (JoinCurrent), the fork
+// of pool.Join.
+func join(a, b func()) { JoinCurrent("test join", a, b, nil) }
+
+// currentScope runs body in a scope on the registry of the calling worker.
+func currentScope(body func(*Scope)) { CurrentWorker().Registry().Scope("test scope", body) }
