@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -229,4 +230,21 @@ func ExampleFold_order() {
 		func(a, b string) string { return a + b })
 	fmt.Println(s)
 	// Output: 01234567890123456789
+}
+
+func ExampleMapSeq() {
+	words := slices.Values([]string{"fork", "join", "steal", "spawn"})
+	// f runs in parallel; the results come out in the input's order.
+	fmt.Println(slices.Collect(forkjoin.MapSeq(words, func(s string) int { return len(s) })))
+	// Breaking out stops the pulling; calls already started finish first.
+	for sq := range forkjoin.MapSeq(slices.Values([]int{1, 2, 3, 4, 5}), func(x int) int { return x * x }) {
+		if sq > 4 {
+			break
+		}
+		fmt.Println(sq)
+	}
+	// Output:
+	// [4 4 5 5]
+	// 1
+	// 4
 }
