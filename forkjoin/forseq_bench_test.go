@@ -29,7 +29,9 @@ func mix(x uint64, hits *atomic.Int64) {
 
 // BenchmarkForSeq calls a 3 ns body on 1M items of slices.Values: a serial
 // range loop, then ForSeq on 1 and 2 workers. With so cheap a body, what
-// the rows measure is the pulling and handing out of items.
+// the rows measure is the pulling and handing out of items; steals/op
+// counts the batches another worker took, wakeups/op the sleeping workers
+// woken.
 //
 //	go test -run '^$' -bench ForSeq -count 6 ./forkjoin
 func BenchmarkForSeq(b *testing.B) {
@@ -48,12 +50,16 @@ func BenchmarkForSeq(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		p := newPool(b, workers)
 		b.Run(fmt.Sprintf("impl=forseq/workers=%d", workers), func(b *testing.B) {
+			before := p.Stats()
 			p.Run(func() {
 				for b.Loop() {
 					forkjoin.ForSeq(slices.Values(s), f)
 				}
 			})
+			after := p.Stats()
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/item")
+			b.ReportMetric(float64(after.Steals-before.Steals)/float64(b.N), "steals/op")
+			b.ReportMetric(float64(after.Wakeups-before.Wakeups)/float64(b.N), "wakeups/op")
 		})
 	}
 }

@@ -116,11 +116,12 @@ func (m *mapper[T, U]) submit(p *pool.Pool, b *mapBatch[T, U]) {
 	b.out = b.out[:len(b.in)]
 	b.fut = pool.Submit(p, func() struct{} {
 		start := time.Now()
+		f, out := m.f, b.out
 		for i, x := range b.in {
 			if m.stop.Load() {
 				return struct{}{}
 			}
-			b.out[i] = m.f(x)
+			out[i] = f(x)
 		}
 		b.took = time.Since(start)
 		return struct{}{}
@@ -147,9 +148,8 @@ func (m *mapper[T, U]) yieldOldest(yield func(U) bool) bool {
 	m.n--
 	m.sizer.observe(len(b.in), b.took)
 	out := b.out
-	var zero U
-	for i, y := range out {
-		out[i] = zero // the record outlives the result: let the GC have it
+	defer clear(out) // the record outlives the results: let the GC have them
+	for _, y := range out {
 		if !yield(y) {
 			return false
 		}

@@ -2,8 +2,8 @@ package forkjoin
 
 import "time"
 
-// seqBatchSizer chooses the size of the batches in which MapSeq hands the
-// items of an iterator to the pool. The cost of an item is unknown
+// seqBatchSizer chooses the size of the batches in which MapSeq and
+// ForSeq hand the items of an iterator to the pool. The cost of an item is unknown
 // beforehand, and a batch must be both large enough that handing it over
 // (a task, maybe waking a worker: microseconds) costs little next to
 // computing it, and small enough that a short sequence of expensive items
@@ -16,7 +16,8 @@ const (
 	// seqBatchTarget is the least time a batch should take: several
 	// wake-ups of a sleeping worker.
 	seqBatchTarget = 50 * time.Microsecond
-	// seqMaxBatch bounds a batch, and with it the memory a MapSeq holds.
+	// seqMaxBatch bounds a batch, and with it the memory a MapSeq or a
+	// ForSeq holds.
 	seqMaxBatch = 4096
 )
 
