@@ -119,6 +119,7 @@ func TestMapSeqBreak(t *testing.T) {
 // TestMapSeqBoundedMemory consumes an endless seq slowly: the items pulled
 // and not yet consumed stay within the documented bound.
 func TestMapSeqBoundedMemory(t *testing.T) {
+	assert.Equal(t, 16384, forkjoin.MapSeqInFlightPerWorker, "the bound MapSeq's doc states")
 	var pulled, exited atomic.Int64
 	runAt(t, place{"2 workers", 2}, func() {
 		bound := int64(2 * forkjoin.MapSeqInFlightPerWorker)
