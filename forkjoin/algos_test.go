@@ -756,13 +756,7 @@ func TestForSeqRunsInParallel(t *testing.T) {
 	var active, maxActive atomic.Int64
 	runAt(t, place{"2 workers", 2}, func() {
 		forkjoin.ForSeq(slices.Values(make([]int, 300)), func(int) {
-			a := active.Add(1)
-			for {
-				m := maxActive.Load()
-				if a <= m || maxActive.CompareAndSwap(m, a) {
-					break
-				}
-			}
+			raiseMax(&maxActive, active.Add(1))
 			time.Sleep(time.Millisecond)
 			active.Add(-1)
 		})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -220,4 +221,59 @@ func ExampleReduce_max() {
 	// Output:
 	// 21.75
 	// -Inf
+}
+
+func ExampleFold() {
+	words := strings.Fields("the cat saw the dog and the dog saw the cat run")
+	// Each piece counts its words into a map of its own; merge adds the
+	// counts of the pieces that follow.
+	counts := forkjoin.Fold(0, len(words), 2,
+		func() map[string]int { return map[string]int{} },
+		func(acc map[string]int, lo, hi int) map[string]int {
+			for _, w := range words[lo:hi] {
+				acc[w]++
+			}
+			return acc
+		},
+		func(a, b map[string]int) map[string]int {
+			for w, n := range b {
+				a[w] += n
+			}
+			return a
+		})
+	fmt.Println(counts)
+	// Output: map[and:1 cat:2 dog:2 run:1 saw:2 the:4]
+}
+
+func ExampleFold_order() {
+	// Pieces are merged in order, the left one first, so a result that
+	// depends on the order (here the indexes in a string) is the serial one.
+	s := forkjoin.Fold(0, 20, 3,
+		func() string { return "" },
+		func(acc string, lo, hi int) string {
+			for i := lo; i < hi; i++ {
+				acc += fmt.Sprint(i % 10)
+			}
+			return acc
+		},
+		func(a, b string) string { return a + b })
+	fmt.Println(s)
+	// Output: 01234567890123456789
+}
+
+func ExampleMapSeq() {
+	words := slices.Values([]string{"fork", "join", "steal", "spawn"})
+	// f runs in parallel; the results come out in the input's order.
+	fmt.Println(slices.Collect(forkjoin.MapSeq(words, func(s string) int { return len(s) })))
+	// Breaking out stops the pulling; calls already started finish first.
+	for sq := range forkjoin.MapSeq(slices.Values([]int{1, 2, 3, 4, 5}), func(x int) int { return x * x }) {
+		if sq > 4 {
+			break
+		}
+		fmt.Println(sq)
+	}
+	// Output:
+	// [4 4 5 5]
+	// 1
+	// 4
 }

@@ -22,3 +22,7 @@ func ForHalving(lo, hi, grain int, body func(lo, hi int)) {
 	}
 	topDo(forRange, forTask{lo, hi, grain, body}, n > uint(grain))
 }
+
+// MapSeqInFlightPerWorker bounds the items a MapSeq holds per worker of
+// its pool: pulled, and not yet handed to the consumer.
+const MapSeqInFlightPerWorker = mapSeqQueued * seqMaxBatch

@@ -27,9 +27,7 @@ func BenchmarkFor(b *testing.B) {
 			for i := lo; i < hi; i++ {
 				x := uint64(i) | 1
 				for range i >> 16 { // 0 to 15 rounds
-					x ^= x << 13
-					x ^= x >> 7
-					x ^= x << 17
+					x = xorshift(x)
 				}
 				out[i] = x
 			}

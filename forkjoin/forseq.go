@@ -3,6 +3,7 @@ package forkjoin
 import (
 	"iter"
 	"sync/atomic"
+	"time"
 
 	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
@@ -17,72 +18,104 @@ import (
 // *pool.PanicError once the running calls have returned.
 //
 // The pulling task hands items out in batches that idle workers take (a
-// scope task per batch). A batch holds 1/(8*workers) of the items pulled
-// so far, at least 1 and at most 1024: the first items go out
-// one by one, so a short sequence of expensive items spreads over the
-// workers, and a long one soon moves in batches large enough that handing
-// one over costs little per item (as For's grain is 1/8 of a worker's
-// share, chosen here as the length becomes known). When 4 batches per
-// worker are waiting, the pulling task runs its batch itself,
-// so ForSeq holds at most about that many batches of items, whatever the
-// length of seq; on a pool of one worker it is the serial loop plus a few
-// batches.
+// scope task per batch), sized as MapSeq's: the first
+// items go out one by one, so a short sequence of expensive items spreads
+// over the workers, and batches grow until computing one takes long
+// enough that handing it over, which may wake a sleeping worker, costs
+// little next to it. When 4 batches per worker are waiting, the
+// pulling task runs its batch itself, so ForSeq holds at most about that
+// many batches of items, whatever the length of seq; on a pool of one
+// worker it is the serial loop plus a few batches. The batches' slices are
+// reused, so a long sequence allocates only a closure per batch.
 func ForSeq[T any](seq iter.Seq[T], f func(T)) {
 	if seq == nil || f == nil {
 		nilFunc("forkjoin.ForSeq")
 	}
-	var stop atomic.Bool     // set by a panic: pull and start nothing more
-	var waiting atomic.Int64 // batches queued and not yet started
-	run := func(batch []T) {
-		defer stopOnPanic(&stop)
-		for _, x := range batch {
-			if stop.Load() {
-				return
-			}
-			f(x)
-		}
-	}
 	p := pool.Current()
-	maxWaiting := int64(forSeqQueued * p.Workers())
-	perBatch := chunksPerWorker * p.Workers()
-	p.Scope(func(s *pool.Scope) {
-		defer stopOnPanic(&stop)
-		size, pulled := 1, 0
-		batch := make([]T, 0, size)
-		for x := range seq {
-			if stop.Load() {
-				return
-			}
-			pulled++
-			if batch = append(batch, x); len(batch) < size {
-				continue
-			}
-			size = min(max(pulled/perBatch, 1), forSeqMaxBatch)
-			if waiting.Load() >= maxWaiting {
-				run(batch)
-				batch = batch[:0]
-				continue
-			}
-			b := batch
-			waiting.Add(1)
-			s.Spawn(func(*pool.Scope) {
-				waiting.Add(-1)
-				run(b)
-			})
-			batch = make([]T, 0, size)
-		}
-		run(batch)
-	})
+	fs := &seqFeeder[T]{f: f, maxWaiting: int64(forSeqQueued * p.Workers())}
+	fs.free = make(chan []T, forSeqQueued*p.Workers()+p.Workers()+1)
+	p.Scope(func(s *pool.Scope) { fs.pull(s, seq) })
 }
 
-const (
-	// forSeqMaxBatch bounds ForSeq's batches: large enough that handing a
-	// batch over costs little per item, small enough to spread a short
-	// sequence over the workers.
-	forSeqMaxBatch = 1 << 10
-	// forSeqQueued is how many batches per worker may wait to be taken.
-	forSeqQueued = 4
-)
+// forSeqQueued is how many batches per worker may wait to be taken
+// (ForSeq's doc states it).
+const forSeqQueued = 4
+
+// seqFeeder is one ForSeq in progress: its pulling task's view of the
+// batches it handed out.
+type seqFeeder[T any] struct {
+	f          func(T)
+	maxWaiting int64
+	stop       atomic.Bool  // set by a panic: pull and start nothing more
+	waiting    atomic.Int64 // batches queued and not yet started
+	// took is the last full batch's length and computing time, packed
+	// (length<<48 | nanoseconds), or 0 once the puller has read it.
+	took atomic.Uint64
+	free chan []T // slices of batches that are done, for new batches
+}
+
+// pull is the pulling task: it hands seq's items out in batches on s.
+func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
+	defer stopOnPanic(&fs.stop)
+	sizer := newSeqBatchSizer()
+	batch := fs.newBatch(sizer.size)
+	for x := range seq {
+		if batch = append(batch, x); len(batch) < sizer.size {
+			continue
+		}
+		if fs.stop.Load() {
+			return
+		}
+		if v := fs.took.Swap(0); v != 0 {
+			sizer.observe(int(v>>48), time.Duration(v&(1<<48-1)))
+		}
+		if fs.waiting.Load() >= fs.maxWaiting {
+			fs.run(batch)
+			batch = batch[:0]
+			continue
+		}
+		b := batch
+		fs.waiting.Add(1)
+		s.Spawn(func(*pool.Scope) {
+			fs.waiting.Add(-1)
+			fs.run(b)
+			select {
+			case fs.free <- b[:0]:
+			default:
+			}
+		})
+		batch = fs.newBatch(sizer.size)
+	}
+	fs.run(batch)
+}
+
+// newBatch returns an empty slice for a batch of size items: one that a
+// done batch left, or a new one.
+func (fs *seqFeeder[T]) newBatch(size int) []T {
+	select {
+	case b := <-fs.free:
+		if cap(b) >= size {
+			return b
+		}
+	default:
+	}
+	return make([]T, 0, size)
+}
+
+// run calls f on the items of batch, unless a panic stopped the ForSeq,
+// and reports how long a batch of its length took.
+func (fs *seqFeeder[T]) run(batch []T) {
+	defer stopOnPanic(&fs.stop)
+	start := time.Now()
+	f := fs.f
+	for _, x := range batch {
+		if fs.stop.Load() {
+			return
+		}
+		f(x)
+	}
+	fs.took.Store(uint64(len(batch))<<48 | uint64(min(time.Since(start), 1<<48-1)))
+}
 
 // stopOnPanic, deferred, sets stop if the function panics and lets the
 // panic go on (as a *PanicError, with the stack where it happened).

@@ -1,0 +1,157 @@
+package forkjoin
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/runtime"
+)
+
+// Fold folds the indexes [lo, hi) into accumulators of type S, possibly
+// in parallel on the current pool, and merges them (Rayon's fold followed
+// by reduce). It is Reduce for when the accumulator is not an element: a
+// map of word counts, a histogram, a slice of matches.
+//
+// The range is cut into consecutive pieces of at least grain indexes each
+// (one piece when the range holds fewer), about 8 per worker when the
+// range is large enough. A run of pieces folds into one accumulator: init
+// makes it, at most once per piece, so body may mutate it freely and
+// return it; body(acc, l, h) folds the indexes [l, h) of a piece into acc
+// and returns the new accumulator. merge(a, b) combines the results of
+// two consecutive runs, a before b; it must be associative and need not be
+// commutative. The result is therefore as if body had folded the whole
+// range in order, from one init(), wherever the pieces ran: for a merge
+// that agrees with body (merge(body(init(), l, m), body(init(), m, h)) ==
+// body(init(), l, h)), exactly the serial fold. An empty range returns
+// init(). A range that is a single piece is folded on the calling
+// goroutine without touching a pool.
+//
+// Why runs: a worker that runs piece k right after piece k-1 of the same
+// Fold, with nothing of that Fold in between, goes on with k-1's
+// accumulator instead of making a new one, since folding k into it is what
+// the serial fold does. So a Fold nobody steals from calls init once, and
+// merge runs once per piece that started on a different worker than its
+// predecessor (a steal), not once per piece: merges of maps cost as much as
+// their smaller operand, and that is what keeps a word count scaling.
+//
+// grain < 1 panics with a message naming the call, as does a nil
+// function. A panic in init, body or merge stops the starting of pieces
+// and is re-raised as a *pool.PanicError once the pieces already started
+// have finished.
+func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) S, merge func(a, b S) S) S {
+	if init == nil || body == nil || merge == nil {
+		nilFunc("forkjoin.Fold")
+	}
+	if grain < 1 {
+		panic(fmt.Sprintf("forkjoin.Fold: grain %d < 1", grain))
+	}
+	if lo >= hi {
+		return topCall(callInit[S], init, false)
+	}
+	n := uint(hi) - uint(lo) // fits in a uint, as in For
+	pieces := n / uint(max(grain, autoGrain(n)))
+	if pieces <= 1 {
+		return topCall(foldWhole[S], foldTask[S]{lo, hi, init, body}, false)
+	}
+	f := &folder[S]{lo: lo, n: n, pieces: int(pieces), init: init, body: body, merge: merge}
+	return topCall((*folder[S]).run, f, true)
+}
+
+// foldTask is a Fold of a single piece.
+type foldTask[S any] struct {
+	lo, hi int
+	init   func() S
+	body   func(acc S, lo, hi int) S
+}
+
+func foldWhole[S any](t foldTask[S]) S { return t.body(t.init(), t.lo, t.hi) }
+
+func callInit[S any](init func() S) S { return init() }
+
+// folder is a Fold of several pieces in progress. Piece k covers the
+// indexes lo + [start(k), start(k+1)); runs[k] holds the accumulator of the
+// run that begins with piece k, if one does. open[w] is worker w's run
+// that may go on: the next piece it would take and the run's first piece.
+// Only worker w touches open[w], and runs[k] only the worker of the run
+// beginning at k, until the pieces are all done.
+type folder[S any] struct {
+	lo     int
+	n      uint
+	pieces int
+	init   func() S
+	body   func(acc S, lo, hi int) S
+	merge  func(a, b S) S
+	runs   []foldRun[S]
+	open   []openRun
+	stop   atomic.Bool // a piece panicked: start no more
+}
+
+type foldRun[S any] struct {
+	acc   S
+	began bool
+}
+
+// openRun is a worker's last run of a Fold: it may go on with piece next,
+// into runs[first]. next is set only once body has returned from the
+// run's last piece, so no body holds the run's accumulator while next
+// names a piece, even when the worker runs pieces of this Fold while a
+// body waits for a fork (piece next cannot be the one waiting: that one
+// either began a run of its own or is next itself, and runs once).
+type openRun struct {
+	next, first int
+}
+
+// run folds every piece and merges the runs, on a worker.
+func (f *folder[S]) run() S {
+	w := runtime.CurrentWorker()
+	f.runs = make([]foldRun[S], f.pieces)
+	f.open = make([]openRun, w.Registry().Workers())
+	for i := range f.open {
+		f.open[i].next = -1
+	}
+	// One piece per chunk: the bulk spawn hands a worker consecutive
+	// pieces, in order, which is what lets runs grow.
+	For(0, f.pieces, 1, f.fold)
+	accs := make([]S, 0, len(f.open)+1)
+	for k := range f.runs {
+		if f.runs[k].began {
+			accs = append(accs, f.runs[k].acc)
+		}
+	}
+	var none S // accs is never empty: piece 0 always begins a run
+	return Reduce(accs, none, f.merge)
+}
+
+// fold folds pieces [pl, ph).
+func (f *folder[S]) fold(pl, ph int) {
+	w := runtime.CurrentWorker()
+	defer stopOnPanic(&f.stop)
+	for k := pl; k < ph; k++ {
+		if f.stop.Load() {
+			return
+		}
+		f.piece(&f.open[w.Index()], k)
+	}
+}
+
+// piece folds piece k, going on with the worker's open run if it ends
+// right before k.
+func (f *folder[S]) piece(o *openRun, k int) {
+	first := k
+	if o.next == k {
+		first = o.first
+	} else {
+		f.runs[k] = foldRun[S]{acc: f.init(), began: true}
+	}
+	l, h := f.start(k), f.start(k+1)
+	f.runs[first].acc = f.body(f.runs[first].acc, f.lo+int(l), f.lo+int(h))
+	o.next, o.first = k+1, first
+}
+
+// start returns the offset of piece k's first index: the n indexes are
+// spread evenly, so every piece holds n/pieces or one more.
+func (f *folder[S]) start(k int) uint {
+	p := uint(f.pieces)
+	base, extra := f.n/p, f.n%p
+	return uint(k)*base + min(uint(k), extra)
+}
