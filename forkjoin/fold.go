@@ -34,6 +34,12 @@ import (
 // predecessor (a steal), not once per piece: merges of maps cost as much as
 // their smaller operand, and that is what keeps a word count scaling.
 //
+// Fold is the way to keep state per piece of a loop. A slice of states
+// indexed by pool.WorkerIndex() breaks where the loop runs on the calling
+// goroutine (a small range outside a pool: WorkerIndex is then -1), and a
+// worker that steals while it waits may run two pieces at once on one
+// index; Fold's accumulators belong to runs of pieces, wherever they run.
+//
 // grain < 1 panics with a message naming the call, as does a nil
 // function. A panic in init, body or merge stops the starting of pieces
 // and is re-raised as a *pool.PanicError once the pieces already started

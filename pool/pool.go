@@ -277,7 +277,8 @@ func Current() *Pool {
 // pool, or -1 when the caller is not a worker. That includes forkjoin
 // calls made outside a pool whose input is too small to split, which run
 // on the calling goroutine: per-worker state indexed by WorkerIndex needs
-// a slot for -1.
+// a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an
+// accumulator per run of pieces instead.
 func WorkerIndex() int {
 	if w := runtime.CurrentWorker(); w != nil {
 		return w.Index()
