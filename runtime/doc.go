@@ -63,8 +63,11 @@
 // indirect call the compiler cannot inline and that makes everything the
 // halves capture escape to the heap. What can be shared is: the progress
 // constants (ForkRunningA, ForkRunningB, ForkDone) and the unwinding
-// after a panic (Worker.UnwindFork). (ForChunks keeps its record the same
-// way, steps 1 and 6, around a counted batch instead of one job.)
+// after a panic (Worker.UnwindFork). The fork suite in package forkjoin's
+// tests (fork_suite_test.go) runs every entry point through the same
+// cases, so the copies cannot drift apart. (ForChunks keeps its record
+// the same way, steps 1 and 6, around a counted batch instead of one
+// job.)
 //
 //  1. slot := w.Enter(): the record for this join depth, reused (its type
 //     is checked and the record made once per depth and type).
