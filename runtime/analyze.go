@@ -186,6 +186,10 @@ type noopRunner struct{}
 
 func (noopRunner) Run() {}
 
+// Analysing reports whether w is the analysis worker, on which every call
+// made inside Analyze's function, on any registry, runs in place.
+func (w *Worker) Analysing() bool { return w.analysing }
+
 // Analysis is what Analyze measured.
 type Analysis struct {
 	Work  time.Duration // the sum of all strands
