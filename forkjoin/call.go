@@ -83,13 +83,13 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 		w.Push(&fr.job)
 	}
 
-	// The fast path runs f(x) and f(y) without catching panics; the
-	// deferred function, whose normal-exit cost is one flag test, cleans up
-	// when one unwinds. step says how far we got.
-	step := runningX
+	step := runtime.ForkRunningA
 	defer func() {
-		if step != finished {
-			unwindCall(w, fr, step, recover())
+		if step != runtime.ForkDone {
+			pe := w.UnwindFork(&fr.job, step, recover())
+			clearFrame(fr)
+			w.Leave()
+			runtime.Raise(pe)
 		}
 	}()
 	// The calls are spelled out rather than made through fr.call: this is
@@ -99,58 +99,25 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 	} else {
 		rx = f(x)
 	}
-	step = takingBack
+	var py *runtime.PanicError
 	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
-		step = runningY
+		step = runtime.ForkRunningB
 		if proc != nil {
 			proc(y)
 		} else {
 			ry = f(y)
 		}
 	} else {
-		ry = fr.res
-		if pe := fr.panic; pe != nil {
-			step = finished
-			clearFrame(fr)
-			fr.job.Latch.Reset()
-			w.Leave()
-			runtime.Raise(pe)
-		}
-		fr.job.Latch.Reset() // only a stolen job's latch was touched
+		ry, py = fr.res, fr.panic
+		fr.job.Latch.Reset()
 	}
-	step = finished
+	step = runtime.ForkDone
 	clearFrame(fr)
 	w.Leave()
+	if py != nil {
+		runtime.Raise(py)
+	}
 	return rx, ry
-}
-
-// Progress of a Call, for unwindCall.
-const (
-	runningX = iota
-	takingBack
-	runningY
-	finished
-)
-
-// unwindCall finishes a Call whose f(x) or f(y) panicked with v: if f(x)
-// panicked, y's job is still pushed or running elsewhere, and must finish
-// before the frame is released. Then it re-panics with the first panic.
-func unwindCall[A, R any](w *runtime.Worker, fr *callFrame[A, R], step int, v any) {
-	pe := runtime.AsPanicError(v)
-	switch step {
-	case runningX:
-		if w.TakeBack(&fr.job) {
-			fr.catchCall(fr.arg) // y's panic loses to x's
-		} else {
-			fr.job.Latch.Reset()
-		}
-	case takingBack:
-		// TakeBack runs jobs and waits; all of them catch their panics.
-		panic("forkjoin.Call: internal error: panic while taking back a job")
-	}
-	clearFrame(fr)
-	w.Leave()
-	runtime.Raise(pe)
 }
 
 // clearFrame drops the frame's references so the GC can have them.

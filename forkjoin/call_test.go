@@ -2,15 +2,12 @@ package forkjoin_test
 
 import (
 	"errors"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
-	"github.com/spindle-go/spindle/pool"
 )
 
 func fibSerial(n int) int {
@@ -225,55 +222,6 @@ func TestCallAndDoPanics(t *testing.T) {
 		})
 		assert.ErrorIs(t, pe, errBoom)
 	})
-}
-
-// TestCallPanicWithStolenHalf: with two workers, f(y) is stolen by the
-// other worker; whichever half panics, Call re-panics only after both have
-// finished, and f(x)'s panic wins when both panic.
-func TestCallPanicWithStolenHalf(t *testing.T) {
-	p := newPool(t, 2)
-	for _, tc := range []struct {
-		name             string
-		xPanics, yPanics bool // which halves panic
-		want             string
-	}{
-		{"x panics", true, false, "x"},
-		{"y panics", false, true, "y"},
-		{"both panic, x wins", true, true, "x"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			watchdog(t, func() {
-				for range 10 {
-					var yStarted, yDone atomic.Bool
-					f := func(which int) int {
-						if which == 0 { // x: waits until the other worker has stolen y
-							waitFor(yStarted.Load)
-							if tc.yPanics {
-								waitFor(yDone.Load) // y panics first, x still wins
-							}
-							if tc.xPanics {
-								panic("x") // while y may still be running
-							}
-							return 0
-						}
-						yStarted.Store(true)
-						time.Sleep(time.Millisecond)
-						yDone.Store(true)
-						if tc.yPanics {
-							panic("y")
-						}
-						return 1
-					}
-					var pe *pool.PanicError
-					p.Run(func() {
-						pe = catchPanicError(t, func() { forkjoin.Call(f, 0, 1) })
-					})
-					assert.Equal(t, tc.want, pe.Value)
-					assert.True(t, yDone.Load(), "Call re-panicked before f(y) finished")
-				}
-			})
-		})
-	}
 }
 
 func TestNilFunctionsPanic(t *testing.T) {

@@ -91,9 +91,17 @@ func raiseMax(max *atomic.Int64, v int64) {
 	}
 }
 
-// waitFor spins (sleeping a little) until cond holds.
-func waitFor(cond func() bool) {
-	for !cond() {
-		time.Sleep(10 * time.Microsecond)
+// waitDeadline bounds waitFor: a condition that never comes fails the
+// test that waits for it instead of hanging it.
+const waitDeadline = 10 * time.Second
+
+// waitFor spins, sleeping a little, until cond holds or waitDeadline has
+// passed, and reports whether cond held.
+func waitFor(cond func() bool) bool {
+	for end := time.Now().Add(waitDeadline); !cond(); time.Sleep(10 * time.Microsecond) {
+		if time.Now().After(end) {
+			return false
+		}
 	}
+	return true
 }

@@ -5,7 +5,7 @@ import (
 	"github.com/spindle-go/spindle/runtime"
 )
 
-// joinFrame is the reusable record of one Join in progress on a worker:
+// thunkFrame is the reusable record of one Join in progress on a worker:
 // the second function, copied in, and its result and panic, copied out. It
 // sits in the worker's frame stack (runtime.Worker.Enter) like Call's
 // frames, so a Join allocates nothing once the worker has been at this
@@ -14,7 +14,7 @@ import (
 // Join has its own record rather than going through Call because Call
 // needs one function type for both halves; adapting fa and fb to it would
 // need a closure (it carries the type parameters' dictionary) per Join.
-type joinFrame[B any] struct {
+type thunkFrame[B any] struct {
 	job   runtime.Job
 	fb    func() B
 	b     B
@@ -23,7 +23,7 @@ type joinFrame[B any] struct {
 
 // Run is fb's execution by a thief; setting the latch is the last thing it
 // does with the frame, which its owner may reuse right after.
-func (fr *joinFrame[B]) Run() {
+func (fr *thunkFrame[B]) Run() {
 	fr.b, fr.panic = catchThunk(fr.fb)
 	fr.job.Latch.Set()
 }
@@ -52,9 +52,9 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 		return joinOffPool(fa, fb)
 	}
 	slot := w.Enter()
-	fr, ok := (*slot).(*joinFrame[B])
+	fr, ok := (*slot).(*thunkFrame[B])
 	if !ok {
-		fr = new(joinFrame[B])
+		fr = new(thunkFrame[B])
 		fr.job.Init(fr, w)
 		*slot = fr
 	}
@@ -64,26 +64,38 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 		w.Push(&fr.job)
 	}
 
-	a, pa := catchThunk(fa)
+	step := runtime.ForkRunningA
+	defer func() {
+		if step != runtime.ForkDone {
+			pe := w.UnwindFork(&fr.job, step, recover())
+			fr.clear()
+			w.Leave()
+			runtime.Raise(pe)
+		}
+	}()
+	a := fa()
 	var b B
 	var pb *runtime.PanicError
 	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
-		b, pb = catchThunk(fb)
+		step = runtime.ForkRunningB
+		b = fb()
 	} else {
-		// The thief has set the latch: it is done with the frame.
 		b, pb = fr.b, fr.panic
-		fr.job.Latch.Reset() // idle records keep an unset latch
+		fr.job.Latch.Reset()
 	}
-	var zero B
-	fr.fb, fr.b, fr.panic = nil, zero, nil // let the GC have them
+	step = runtime.ForkDone
+	fr.clear()
 	w.Leave()
-	if pa != nil {
-		runtime.Raise(pa)
-	}
 	if pb != nil {
 		runtime.Raise(pb)
 	}
 	return a, b
+}
+
+// clear drops the record's references so the GC can have them.
+func (fr *thunkFrame[B]) clear() {
+	var zero B
+	fr.fb, fr.b, fr.panic = nil, zero, nil
 }
 
 // joinOffPool runs the Join on pool.Default() for a goroutine that is no

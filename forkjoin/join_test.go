@@ -2,14 +2,11 @@ package forkjoin_test
 
 import (
 	"strconv"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 
 	"github.com/spindle-go/spindle/forkjoin"
-	"github.com/spindle-go/spindle/pool"
 )
 
 // fibJoin is fib with Join, its halves of different result types to show
@@ -71,31 +68,4 @@ func TestJoinPanics(t *testing.T) {
 			})
 		}
 	}
-}
-
-// TestJoinPanicWithStolenHalf: fb is stolen by the other worker and still
-// runs when fa panics; Join re-panics only after fb has finished.
-func TestJoinPanicWithStolenHalf(t *testing.T) {
-	p := newPool(t, 2)
-	watchdog(t, func() {
-		for range 10 {
-			var bStarted, bDone atomic.Bool
-			var pe *pool.PanicError
-			p.Run(func() {
-				pe = catchPanicError(t, func() {
-					forkjoin.Join(func() int {
-						waitFor(bStarted.Load)
-						panic("a")
-					}, func() string {
-						bStarted.Store(true)
-						time.Sleep(time.Millisecond)
-						bDone.Store(true)
-						panic("b")
-					})
-				})
-			})
-			assert.Equal(t, "a", pe.Value)
-			assert.True(t, bDone.Load(), "Join re-panicked before fb finished")
-		}
-	})
 }

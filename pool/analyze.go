@@ -116,12 +116,13 @@ func speedup(call string, w, s time.Duration, p int) (lower, upper float64) {
 // as a worker does (the span is then approximate). A spawned task taken
 // back by a fork it does not belong to (a task of an enclosing scope
 // spawned inside the first half of a join) is counted as joining that
-// fork, which can over-estimate Span slightly. Inside f, Current is the
-// analysis worker's pool, whose Workers reports 128
-// (runtime.AnalysisWorkers) and WorkerIndex 0: code that sizes its pieces
-// by the number of workers (forkjoin's Map, Scan, Filter...) splits as
-// for 128 workers, so the analysis sees the parallelism such code has on
-// a large machine. Do not keep that pool, or close it.
+// fork, which can over-estimate Span slightly. Inside f, Current and
+// Default are the analysis worker's pool (Default does not start there),
+// whose Workers reports 128 (runtime.AnalysisWorkers) and WorkerIndex 0:
+// code that sizes its pieces by the number of workers (forkjoin's Map,
+// Scan, Filter...) splits as for 128 workers, so the analysis sees the
+// parallelism such code has on a large machine. Do not keep that pool, or
+// close it.
 //
 // Analyses run one at a time. Analyze inside f panics; from a worker of a
 // pool, the worker keeps serving its pool while f runs (like Pool.Run). A

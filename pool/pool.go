@@ -252,7 +252,16 @@ var (
 
 // Default returns the process-wide pool, created on first use with the
 // default options. It is never closed: its Close returns ErrCloseDefault.
+//
+// Inside Analyze's function it returns the analysis worker's pool, as
+// Current does, and does not start the default pool: calls on any pool run
+// in place on the analysis worker, so the default pool's workers would do
+// nothing there, and their start would be timed as part of the analysed
+// computation.
 func Default() *Pool {
+	if w := runtime.CurrentWorker(); w != nil && w.Analysing() {
+		return poolOf(w.Registry())
+	}
 	defaultOnce.Do(func() {
 		p, err := New()
 		if err != nil {

@@ -44,8 +44,8 @@ import (
 //     merges its end into cur with a max: the join of the job and the
 //     code that took it back.
 //
-// A job whose latch has an owner is a join half (a joinFrame, a
-// forkjoin frame): popping it is its take-back, so after running it Pop
+// A job whose latch has an owner is a fork's second half (a closureFrame,
+// or forkjoin's callFrame or thunkFrame): popping it is its take-back, so after running it Pop
 // returns nil, runOwnUntil reports "not found" and the fork reads the
 // result from its record, as it does when a thief ran the job (the latch
 // is already set, so takeBackSlow's wait returns at once). Any other job
@@ -185,6 +185,10 @@ func init() { analysisNoop.Init(noopRunner{}, nil) }
 type noopRunner struct{}
 
 func (noopRunner) Run() {}
+
+// Analysing reports whether w is the analysis worker, on which every call
+// made inside Analyze's function, on any registry, runs in place.
+func (w *Worker) Analysing() bool { return w.analysing }
 
 // Analysis is what Analyze measured.
 type Analysis struct {

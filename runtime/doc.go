@@ -54,25 +54,44 @@
 //
 // # The fork protocol
 //
-// Every two-way fork (JoinCurrent; forkjoin.Call, Do and Join) follows
-// the same steps, spelled out in each rather than shared: a helper that
-// wrapped TryPush or TryTakeBack would exceed the compiler's inlining
-// budget and add a call to every fork. (ForChunks keeps its record the
-// same way, steps 1 and 6, around a counted batch instead of one job.)
+// Every two-way fork (JoinCurrent, behind pool.Join and Pool.Join;
+// forkjoin's fork, behind Call and Do; forkjoin.Join) follows the same
+// steps, spelled out in each rather than shared. A helper that wrapped
+// TryPush or TryTakeBack would exceed the compiler's inlining budget and
+// add a call to every fork, and one function generic over the record type
+// would call each half through the instantiation's dictionary, an
+// indirect call the compiler cannot inline and that makes everything the
+// halves capture escape to the heap. What can be shared is: the progress
+// constants (ForkRunningA, ForkRunningB, ForkDone) and the unwinding
+// after a panic (Worker.UnwindFork). The fork suite in package forkjoin's
+// tests (fork_suite_test.go) runs every entry point through the same
+// cases, so the copies cannot drift apart. (ForChunks keeps its record
+// the same way, steps 1 and 6, around a counted batch instead of one
+// job.)
 //
 //  1. slot := w.Enter(): the record for this join depth, reused (its type
 //     is checked and the record made once per depth and type).
 //  2. Store the second half (function, argument) in the record.
 //  3. Publish its job: if !w.TryPush(&rec.job) { w.Push(&rec.job) }.
-//  4. Run the first half in place. If it panics, a deferred function
-//     must still take the job back (and run or drop it) or wait for the
-//     thief before the record is reused.
+//  4. step := ForkRunningA; defer a function that, unless step is
+//     ForkDone, calls w.UnwindFork(&rec.job, step, recover()), clears the
+//     record, calls w.Leave() and raises what UnwindFork returned. Then run
+//     the first half in place. If it panics, UnwindFork takes the second
+//     half back and runs it, or waits for its thief, before the record is
+//     reused; the second half's panic, if any, loses to the first's.
 //  5. if w.TryTakeBack(&rec.job) || w.TakeBack(&rec.job): nobody stole
-//     the job; run the second half in place. Otherwise the thief ran it
-//     and set the latch: read its result and panic from the record, then
-//     rec.job.Latch.Reset() (only a stolen job's latch was touched).
-//  6. Clear the record's references (for the GC), w.Leave(), and re-raise
-//     the first half's panic, else the second's, as a *PanicError.
+//     the job; step = ForkRunningB and run the second half in place (a
+//     panic there unwinds through step 4's function). Otherwise the thief
+//     ran it and set the latch: read its result and panic from the
+//     record, then rec.job.Latch.Reset() (only a stolen job's latch was
+//     touched). TakeBack runs other jobs while it waits, each catching its
+//     own panic, so no panic unwinds out of this step.
+//  6. step = ForkDone, clear the record's references (for the GC),
+//     w.Leave(), then raise the second half's panic, if the thief
+//     recorded one, as a *PanicError.
+//
+// So a fork returns or raises only after both halves have finished, and
+// raises the first half's panic when both panicked.
 //
 // # Finding the current worker
 //

@@ -1,27 +1,46 @@
 package runtime
 
-// joinFrame is the reusable record of one Join(a, b) in progress on a
-// worker: b's job, which a thief may take, and b's outcome. It lives in the
+// closureFrame is the reusable record of one JoinCurrent(a, b) in progress
+// on a worker: b, whose job a thief may take, and b's panic. It lives in the
 // worker's frame stack (Worker.Enter), so a join allocates nothing once the
 // worker has reached its depth before.
-type joinFrame struct {
+type closureFrame struct {
 	job   Job
 	fn    func()
 	panic *PanicError
 }
 
 // Run is b's execution by a thief: the latch is the last thing it touches.
-func (f *joinFrame) Run() {
+func (f *closureFrame) Run() {
 	f.panic = Catch(f.fn)
 	f.job.Latch.Set()
 }
 
-// Progress of a Join, for unwindJoin.
+// Progress of a fork, for the deferred function that finishes it when a
+// half panics (the fork protocol, doc.go, step 4).
 const (
-	joinRunningA = iota
-	joinRunningB
-	joinFinished
+	ForkRunningA = iota // a runs in place; b's job is pushed, or stolen
+	ForkRunningB        // b was taken back and runs in place
+	ForkDone            // both halves returned, or the fork is raising
 )
+
+// UnwindFork is the fork protocol's step 4 when a half panicked: the fork's
+// deferred function calls it with the progress and the recovered value v,
+// then clears its record, leaves and raises the *PanicError it returns.
+// If a panicked (ForkRunningA), b must finish before the record is
+// reused: UnwindFork takes b's job back and runs it (its Run catches b's
+// panic, which loses to a's), or waits for the thief that took it; either
+// way the latch is unset again when it returns.
+func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
+	pe := AsPanicError(v)
+	if step == ForkRunningA {
+		if w.TakeBack(j) {
+			j.run()
+		}
+		j.Latch.Reset()
+	}
+	return pe
+}
 
 // JoinCurrent runs a and b, b possibly on another worker, on the worker
 // that calls it, and returns when both have returned. If either panicked,
@@ -53,9 +72,9 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 		return
 	}
 	slot := w.Enter()
-	f, ok := (*slot).(*joinFrame)
+	f, ok := (*slot).(*closureFrame)
 	if !ok {
-		f = new(joinFrame)
+		f = new(closureFrame)
 		f.job.Init(f, w)
 		*slot = f
 	}
@@ -65,30 +84,30 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 		w.Push(&f.job)
 	}
 
-	step := joinRunningA
+	step := ForkRunningA
 	defer func() {
-		if step != joinFinished {
-			w.unwindJoin(f, step, recover())
-		}
-	}()
-	a()
-	// TakeBack runs other jobs while it waits; each catches its own panic,
-	// so nothing unwinds through here.
-	if w.TryTakeBack(&f.job) || w.TakeBack(&f.job) {
-		step = joinRunningB
-		b()
-	} else {
-		f.job.Latch.Reset() // only a stolen job's latch was touched
-		if pe := f.panic; pe != nil {
-			step = joinFinished
+		if step != ForkDone {
+			pe := w.UnwindFork(&f.job, step, recover())
 			f.fn, f.panic = nil, nil
 			w.Leave()
 			Raise(pe)
 		}
+	}()
+	a()
+	var pb *PanicError
+	if w.TryTakeBack(&f.job) || w.TakeBack(&f.job) {
+		step = ForkRunningB
+		b()
+	} else {
+		pb = f.panic
+		f.job.Latch.Reset()
 	}
-	step = joinFinished
-	f.fn = nil // drop the reference for the GC
+	step = ForkDone
+	f.fn, f.panic = nil, nil
 	w.Leave()
+	if pb != nil {
+		Raise(pb)
+	}
 }
 
 // joinFromOutside is JoinCurrent from a goroutine that is no worker. It is
@@ -97,23 +116,6 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 //go:noinline
 func joinFromOutside(call string, a, b func(), offPool func() *Registry) {
 	offPool().JoinOffPool(call, a, b)
-}
-
-// unwindJoin finishes a Join whose a or b panicked with v. If a panicked,
-// b's job is still pushed or running elsewhere and must finish before the
-// frame is released; its own panic, if any, loses to a's.
-func (w *Worker) unwindJoin(f *joinFrame, step int, v any) {
-	pe := AsPanicError(v)
-	if step == joinRunningA {
-		if w.TakeBack(&f.job) {
-			Catch(f.fn)
-		} else {
-			f.job.Latch.Reset()
-		}
-	}
-	f.fn, f.panic = nil, nil
-	w.Leave()
-	Raise(pe)
 }
 
 // Join runs a and b on r, possibly in parallel (see Run for where). From
