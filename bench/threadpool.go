@@ -24,9 +24,9 @@ import (
 // later it has already waited for), and otherwise runs the oldest queued
 // tasks, sleeping on the pool's condition variable when the queue is
 // empty. Without the take-back, FIFO helping runs the oldest, largest
-// pending tasks nested on the waiter's stack: in one trial, fib(30) on one
-// worker then took 1.3 s and 256 MB of goroutine stack
-// (runtime.MemStats.StackInuse), against 0.27 s in the table of docs/bench-notes.md.
+// pending tasks nested on the waiter's stack, which in a trial made fib
+// several times slower and its goroutine stacks far deeper
+// (docs/bench-notes.md has the figures).
 // With it, the pool is a mutex-protected deque: FIFO for workers, LIFO
 // for a waiter's own last task.
 //

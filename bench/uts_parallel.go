@@ -16,7 +16,8 @@ import (
 // utsCounts are per-worker node counts, a cache line pair apart so that
 // the workers' increments do not share a line. The task styles count a
 // node's children when they spawn them (one pool.WorkerIndex per inner
-// node), not each node when it runs (one per node, some 5 ns each).
+// node), not each node when it runs (a call per node, which the serial
+// search's plain increment does not pay).
 type utsCounts []struct {
 	n int64
 	_ [120]byte
@@ -79,7 +80,8 @@ func UTSSpawnArg(t *UTSTree) int64 {
 // of, so Go copies it into the closure (one allocation per inner node). A
 // closure that used &n would capture the parameter n by reference, and Go
 // would then move n to the heap on entry to every call, leaves included:
-// an allocation per node, which made this search 1.3x slower on T3.
+// an allocation per node, which made this search markedly slower
+// (docs/performance.md, Irregular trees).
 func UTSSpawnMany(t *UTSTree) int64 {
 	counts := newUTSCounts()
 	var visit func(s *pool.Scope, n UTSNode)

@@ -49,10 +49,9 @@ func Find[T any](s []T, pred func(T) bool) (int, bool) {
 // indexFunc is the serial search of a chunk: the first index of s whose
 // element satisfies pred, or -1. It is kept out of For's closure: inlined
 // there, the loop reloads the closure's captured variables after every
-// call of pred (which keeps no register). Find over 10M uint64 took 17.1-17.4
-// ms inlined against 15.0, 15.1 and 17.4 ms not (BenchmarkIters
-// find-first, one worker, two test binaries alternated three times), where
-// a plain loop calling pred took 15.0.
+// call of pred (which keeps no register), and Find ran slower that way
+// than with this one call per chunk (docs/algorithms.md has the
+// measurement).
 //
 //go:noinline
 func indexFunc[T any](s []T, pred func(T) bool) int {

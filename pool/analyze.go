@@ -142,13 +142,12 @@ func Analyze(f func()) Analysis {
 // is longer by the time its thread waited, often milliseconds; in a
 // parallel computation some strand of nearly every path is preempted in
 // a long run, so the span grows by about the longest such wait, whatever
-// the computation (fib(30) with a fork at every level: spans of 2.8 to
-// 10 ms in runs of Analyze on the 2-core test machine while another
-// program ran, against 0.24 ms or less with AnalyzeCPU).
+// the computation.
 //
-// The price is a system call per timestamp (about 300 ns there, against
-// 30 for the wall clock): forks cost more during the analysis, and time
-// spent blocked (in Block, on a lock) is not counted. The figures do not
+// The price is a system call per timestamp, much slower than a reading of
+// the wall clock: forks cost more during the analysis, and time spent
+// blocked (in Block, on a lock) is not counted. docs/scale.md in the
+// repository has the figures. The figures do not
 // include the extra cost: strands are timed between the calls.
 func AnalyzeCPU(f func()) Analysis {
 	if f == nil {

@@ -33,9 +33,9 @@ import (
 // to the next also holds the end of the call that opened it and the start
 // of the call that closes it, about one call's time, which is what two
 // readings back to back are apart (overhead, the median of 15, measured
-// at the start of each analysis: about 30 ns for the wall clock on the
-// test machine and 300 ns for the thread's CPU time). A strand is never
-// counted below zero.
+// at the start of each analysis; reading the thread's CPU time, a system
+// call, costs much more than the wall clock: docs/scale.md). A strand is
+// never counted below zero.
 //
 //   - A push (fork or spawn) ends the strand; the job is recorded with the
 //     path length at that point (its start) and the continuation goes on

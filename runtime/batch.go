@@ -28,9 +28,9 @@ import (
 //
 // Splitting only when a worker is looking (the first version) made an
 // idle worker wait for the runner's next task boundary, which costs up to
-// a task's time: 7% on a loop of 16 chunks of growing cost at 2 workers
-// (go test -run '^$' -bench For ./forkjoin); with one half always
-// exposed, bulk loops run like the recursive halving they replaced.
+// a task's time, and loops of chunks of growing cost ran slower than the
+// recursive halving they replaced; with one half always exposed, bulk
+// loops run like it (docs/design.md has the measurement).
 //
 // Exactly once: a part's range belongs to the one worker running it; a
 // split hands [mid, hi) to a new part and keeps [lo, mid), so the ranges
@@ -138,8 +138,9 @@ func (p *batchPart) run(w *Worker) {
 // it then records that panic and returns the index of the next task and
 // the part's end, which a split may have lowered, so that run goes on
 // with the rest. One deferred recover guards the whole run of tasks: a
-// Catch per task (a deferred call and a recover each) cost about 2% of a
-// search with a bulk spawn per tree node (UTS T3, mostly 5-task parts).
+// Catch per task (a deferred call and a recover each) costs a defer and a
+// recover per task, which shows in searches with a bulk spawn per tree
+// node, whose parts hold a few tasks each (docs/design.md).
 // running tells a task's panic from one of the engine's own, which is not
 // recovered here (batchPart.Run reports it).
 func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, end int) {

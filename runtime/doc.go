@@ -98,12 +98,10 @@
 // Rayon uses a thread-local to find the worker running the caller; Go has
 // none. On amd64 and arm64, currentG reads the running goroutine's g
 // pointer (from TLS or the g register) in two instructions, and a lock-free
-// table maps it to the worker (CurrentWorker, a hash, a load and a compare:
-// BenchmarkWorkerIndex in package pool measures the whole public call at
-// about 5.5 ns on a worker and 7 ns off-pool on the 2-core test machine,
-// go test -run '^$' -bench WorkerIndex -benchtime 500x -count 3 ./pool).
-// Elsewhere the goroutine id parsed from runtime.Stack is the key: correct
-// but about a microsecond.
+// table maps it to the worker (CurrentWorker, a hash, a load and a
+// compare; BenchmarkWorkerIndex in package pool times the whole public
+// call, docs/design.md has its figures). Elsewhere the goroutine id parsed
+// from runtime.Stack is the key: correct but far slower.
 //
 // # Priorities and bulk spawns
 //

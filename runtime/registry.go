@@ -20,10 +20,11 @@ type Config struct {
 	// goroutines locked to their OS threads. A locked worker that the Go
 	// scheduler preempts (for a garbage collection's stop or stack scan,
 	// sysmon's 10 ms slice, a GC worker that needs its P) hands its P to
-	// another thread and back, 4-47 us each on the test VM against 0.1 us
-	// for a goroutine (pool's BenchmarkPreemptHandOff); a search with a
-	// task per tree node on two workers made about 30 thread switches per
-	// collection. Pin needs locked threads.
+	// another thread and back, a thread switch each, where an ordinary
+	// goroutine's preemption costs far less (pool's
+	// BenchmarkPreemptHandOff times both); every garbage collection
+	// preempts every worker, so tasks that allocate pay it often.
+	// docs/design.md has the figures. Pin needs locked threads.
 	Unlocked bool
 	// PanicHandler receives the *PanicError of a detached task. Nil means
 	// crash the program with it, as an unrecovered goroutine panic would.

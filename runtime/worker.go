@@ -175,8 +175,8 @@ func (w *Worker) Leave() {
 // argument, not a count: fib(n) on one worker republishes only when the
 // exposed job is taken back, O(n) times against 2^n forks), and a fork
 // costs no atomic read-modify-write or full barrier. That matters in Go:
-// atomic stores are XCHG on amd64, about 8 ns each on the test machine,
-// and Chase-Lev needs two per fork (Push and Pop each store bottom; on
+// atomic stores are XCHG on amd64, a full barrier each (docs/design.md
+// has what one costs), and Chase-Lev needs two per fork (Push and Pop each store bottom; on
 // linux/amd64 the workers' deques push with a release store instead,
 // newWorkerDeque, which leaves Pop's).
 //

@@ -10,33 +10,17 @@ import (
 // Tunables of the idle loop. One round is one failed search for work
 // followed by one call of NoWorkFound.
 //
-// Together they set how long an idle worker stays awake before it sleeps:
-// about 16 x 0.9 µs of pauses, 32 x 0.3 µs of sched_yield and a Gosched,
-// 30 to 40 µs on the 2-vCPU Xeon VM of docs/sleep-notes.md (in the repository)
-// (BenchmarkIdleRound, BenchmarkIdleEpisode spin-µs). Work posted within
-// that window is picked up in under 1 µs; after it, a futex wake-up takes
-// 6 to 7 µs (p50). Each trip to sleep costs CPU for the window plus the
-// system calls and thread hand-offs of sleeping and waking (the short
-// setting below: 31 µs per episode for a 15 µs window, so some 15 µs for
-// sleeping and waking). The window is sized like a ski rental: spinning
-// for at most about twice what a sleep and wake-up cost bounds the waste
-// either way.
-//
-// Figures (futex parker, median of 3 runs): the window (spin-µs), the p50
-// pick-up latency of a job posted 20 or 50 µs after the worker went idle
-// (BenchmarkIdleEpisode), and the CPU per idle episode with a job every
-// millisecond, after subtracting the workers=0 baseline (BenchmarkIdleCPU,
-// workers=1, tick=1ms):
-//
-//	spin/pause/sleepy   window   at 20 µs   at 50 µs   CPU/episode
-//	 8/32/16            15 µs    7.0 µs     7.4 µs     31 µs
-//	16/64/16            21 µs    5.5 µs     6.5 µs     35 µs
-//	16/64/48 (chosen)   33 µs    0.4 µs     6.4 µs     46 µs
-//	32/64/96            80 µs    0.9 µs     0.6 µs     69 µs
-//
-// The chosen values pick up work arriving up to ~30 µs after a worker went
-// idle without a wake-up, for ~15 µs more CPU per idle episode than the
-// short setting; doubling the window again costs ~23 µs more per episode.
+// Together they set how long an idle worker stays awake before it sleeps
+// (the idle window). Work posted within the window is picked up at the
+// worker's next search, without a system call; after it, the worker must
+// be woken. Each trip to sleep costs CPU for the window plus the system
+// calls and thread hand-offs of sleeping and waking. The window is sized
+// like a ski rental: spinning for at most about twice what a sleep and
+// wake-up cost bounds the waste either way. A longer window picks up more
+// late work without a wake-up but costs CPU in every idle episode.
+// docs/sleep-notes.md in the repository has the measurements: the window,
+// the pick-up latency and the CPU per episode of these values and of
+// shorter and longer ones.
 const (
 	// spinRounds rounds only pause the CPU (pauseIterations PAUSE
 	// instructions each): a steal attempt and a short pause cost well under
@@ -155,11 +139,9 @@ func (s *Sleep) StartLooking(worker int) Idle {
 //
 // With nothing queued it wakes nobody: a sleeper would find nothing to do,
 // and the wake-up (a FUTEX_WAKE system call) would come before the
-// caller's own job. A
-// task spawned on a sleeping pool of 2 workers started in 25-33 us (median)
-// with an unconditional chain wake-up and 12-20 us with this rule, on the
-// 2-vCPU test VM (go test -run '^$' -bench SpawnStart -benchtime 300x
-// ./pool, test binaries of both alternated, 4 rounds).
+// caller's own job, delaying the start of a task spawned on a sleeping
+// pool (docs/sleep-notes.md has the start times with and without this
+// rule).
 func (s *Sleep) WorkFound(queued func() bool) {
 	old := s.counters.subInactive()
 	if n := min(old.sleeping(), 2); n > 0 && queued() {

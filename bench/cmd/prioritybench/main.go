@@ -25,10 +25,10 @@
 // Each row runs its -warmup + -reps runs back to back on a pool of its
 // own, which is closed before the next row's is created: one pool at a
 // time. Rows measured round-robin over several live pools would spread a
-// change of the machine's speed evenly, but they interfere: on the 2-CPU
-// test machine a run on one pool right after a run on another often lost
-// a worker for about 10 ms (a 20 ms run took 25 to 40), whereas runs
-// repeated on one pool did not. The exit status is 1 if a check fails, 2
+// change of the machine's speed evenly, but they interfere: a run on one
+// pool right after a run on another often lost a worker for a time
+// comparable to the run itself, whereas runs repeated on one pool did not
+// (docs/bench-notes.md has the figures). The exit status is 1 if a check fails, 2
 // for bad flags.
 package main
 
