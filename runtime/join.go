@@ -54,10 +54,9 @@ func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
 // This is pool.Join's whole fork path in one function. pool.Join is a
 // single call to it, small enough to inline into the task, and the worker
 // lookup is inlined here (lookupWorker): the three nested calls it
-// replaces (pool.Join, CurrentWorker, then the join itself) cost about 3%
-// of fib(32) with a closure fork at every level on one worker, some 2 ns
-// per fork (median of 10 alternated runs of the peers command at
-// THREADS=1: 218 against 211 ms).
+// replaces (pool.Join, CurrentWorker, then the join itself) were a
+// measurable part of a closure fork's cost (docs/performance.md, "Closure
+// forks at two workers", has the figures).
 //
 // The fast path calls a and b directly rather than through Catch: one
 // deferred function, whose normal exit costs a flag test, handles a
