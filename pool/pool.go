@@ -297,6 +297,13 @@ func WorkerIndex() int {
 
 // Join runs a and b, possibly in parallel, on the current pool.
 //
+// b is a closure stored where another worker can reach it, so it and the
+// variables it captures by reference are allocated on the heap at every
+// fork, and the garbage collector's work grows with the forks: on many
+// cores that, not the pool, limits how far a closure fork scales.
+// forkjoin's typed forks allocate nothing; docs/performance.md, "Many
+// cores and the garbage collector", has the figures and what to do.
+//
 // Prefer it to the method inside tasks: it calls a in place, so a (and
 // what a captures) stays on the caller's stack, and a fork costs only b's
 // closure and the variables b captures by reference. The method must be

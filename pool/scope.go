@@ -31,6 +31,12 @@ func (s *Scope) engine() *runtime.Scope { return &s.s }
 // Spawn must be called while the scope is running: from its body, from a
 // task spawned on it, or from a goroutine they wait for. A call after the
 // scope finished is a programming error and panics.
+//
+// A task per tree node written with Spawn allocates its closure per node,
+// and on many cores the garbage collector's share of that limits the
+// speedup; forkjoin.Spawn passes the node as an argument instead and
+// allocates nothing (docs/performance.md, "Many cores and the garbage
+// collector").
 func (s *Scope) Spawn(f func(s *Scope)) { s.engine().Spawn(engineTask(f)) }
 
 // SpawnPriority is Spawn for a task of the given priority level, from 0
