@@ -69,3 +69,16 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	}
 	sortFunc([]E(s), cmp, sortCutoff)
 }
+
+// blockSize is how many elements the block partition classifies at a time
+// at each end of a piece; offsets into a block fit in a uint8.
+const blockSize = 128
+
+// b2i is 1 for true and 0 for false; the compiler makes it a flag move,
+// not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

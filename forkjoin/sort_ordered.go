@@ -43,8 +43,11 @@ func partitionOrdered[E cmp.Ordered](s []E) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	// Invariant: s[1:i] holds no element greater than the pivot, s[j+1:]
-	// no element less than it.
-	i, j := 1, len(s)-1
+	// no element less than it. The block partition establishes it for
+	// all but fewer than 3*blockSize elements in the middle; the scans
+	// below, whose branches mispredict about once per element that is
+	// not where it belongs, finish those.
+	i, j := blockPartitionOrdered(s, pivot)
 	for {
 		for i <= j && cmp.Less(s[i], pivot) {
 			i++
@@ -63,6 +66,55 @@ func partitionOrdered[E cmp.Ordered](s []E) int {
 	// greater than the pivot, and everything after j is not less than it.
 	s[0], s[j] = s[j], s[0]
 	return j
+}
+
+// blockPartitionOrdered partitions s[1:] around pivot (s[0] is the
+// pivot's own place) block by block and returns i, j such that no element
+// of s[1:i] is greater than the pivot, no element of s[j+1:] is less than
+// it and j-i+1 < 3*blockSize. It is the block partition of Edelkamp and
+// Weiß ("BlockQuicksort", 2016): a block of blockSize elements at each end
+// is classified without a branch, the offsets of the elements on the
+// wrong side (on the left those not less than the pivot, on the right
+// those not greater) going into a buffer whose fill count is bumped by
+// the comparison's result; then the two buffers' elements are swapped
+// pairwise, and a block whose buffer is used up is replaced by the next
+// one inwards. The only branches left depend on counts, not on the
+// elements, so they are predicted well however evenly the pivot splits,
+// where the scans of a Hoare partition mispredict about once per swap.
+//
+// Elements equal to the pivot are on the wrong side at both ends and are
+// swapped, as with a Hoare partition's strict comparisons, so that many
+// equal keys spread over both sides and still split evenly.
+func blockPartitionOrdered[E cmp.Ordered](s []E, pivot E) (i, j int) {
+	var offL, offR [blockSize]uint8
+	var startL, numL, startR, numR int
+	l, r := 1, len(s) // s[l:r] is not partitioned yet
+	for r-l >= 2*blockSize {
+		if numL == 0 {
+			startL = 0
+			numL = classifyLeft((*[blockSize]E)(s[l:]), pivot, &offL)
+		}
+		if numR == 0 {
+			startR = 0
+			numR = classifyRight((*[blockSize]E)(s[r-blockSize:]), pivot, &offR)
+		}
+		n := min(numL, numR)
+		swapBlocks((*[blockSize]E)(s[l:]), (*[blockSize]E)(s[r-blockSize:]),
+			offL[startL:startL+n], offR[startR:startR+n])
+		numL -= n
+		numR -= n
+		startL += n
+		startR += n
+		if numL == 0 {
+			l += blockSize
+		}
+		if numR == 0 {
+			r -= blockSize
+		}
+	}
+	// A block with offsets left over is not partitioned yet: it stays in
+	// s[l:r] for the caller's scans.
+	return l, r - 1
 }
 
 // pivotOrdered returns the index of the pivot for s: the median of the
@@ -96,4 +148,54 @@ func median3Ordered[E cmp.Ordered](s []E, a, b, c int) int {
 		return c
 	}
 	return b
+}
+
+// swapBlocks swaps the elements of left at offsets ol with those of right
+// at offsets or, which count from right's end, pairwise. len(or) >=
+// len(ol).
+func swapBlocks[E any](left, right *[blockSize]E, ol, or []uint8) {
+	or = or[:len(ol)]
+	for k, o := range ol {
+		a, c := &left[o&(blockSize-1)], &right[blockSize-1-or[k]&(blockSize-1)]
+		*a, *c = *c, *a
+	}
+}
+
+// classifyLeft writes to off the offsets of the elements of b that are
+// not less than pivot, in increasing order, and returns how many there
+// are. The loop is unrolled by four: the compiler does not unroll, and
+// the loop's own branch and counter are a third of its instructions.
+func classifyLeft[E cmp.Ordered](b *[blockSize]E, pivot E, off *[blockSize]uint8) int {
+	n := 0
+	for k := 0; k < blockSize; k += 4 {
+		q := (*[4]E)(b[k:])
+		off[n&(blockSize-1)] = uint8(k)
+		n += b2i(!cmp.Less(q[0], pivot))
+		off[n&(blockSize-1)] = uint8(k + 1)
+		n += b2i(!cmp.Less(q[1], pivot))
+		off[n&(blockSize-1)] = uint8(k + 2)
+		n += b2i(!cmp.Less(q[2], pivot))
+		off[n&(blockSize-1)] = uint8(k + 3)
+		n += b2i(!cmp.Less(q[3], pivot))
+	}
+	return n
+}
+
+// classifyRight writes to off the offsets, counted from b's end, of the
+// elements of b that are not greater than pivot, in increasing order of
+// offset, and returns how many there are.
+func classifyRight[E cmp.Ordered](b *[blockSize]E, pivot E, off *[blockSize]uint8) int {
+	n := 0
+	for k := 0; k < blockSize; k += 4 {
+		q := (*[4]E)(b[blockSize-4-k:])
+		off[n&(blockSize-1)] = uint8(k)
+		n += b2i(!cmp.Less(pivot, q[3]))
+		off[n&(blockSize-1)] = uint8(k + 1)
+		n += b2i(!cmp.Less(pivot, q[2]))
+		off[n&(blockSize-1)] = uint8(k + 2)
+		n += b2i(!cmp.Less(pivot, q[1]))
+		off[n&(blockSize-1)] = uint8(k + 3)
+		n += b2i(!cmp.Less(pivot, q[0]))
+	}
+	return n
 }
