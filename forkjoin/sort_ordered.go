@@ -30,8 +30,23 @@ func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff int, self func(sortTask[E
 	if slices.IsSorted(s) {
 		return
 	}
+	if descendingOrdered(s) {
+		slices.Reverse(s)
+		return
+	}
 	p := partitionOrdered(s)
 	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+}
+
+// descendingOrdered reports whether no element of s is less than the one
+// before it, so that reversing s sorts it.
+func descendingOrdered[E cmp.Ordered](s []E) bool {
+	for i := 1; i < len(s); i++ {
+		if cmp.Less(s[i-1], s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // partitionOrdered picks a pivot, moves it to its final index p and
