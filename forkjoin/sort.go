@@ -28,11 +28,26 @@ import (
 // spread over both sides and many equal keys still split evenly (and an
 // all-equal input is caught by the sortedness check in O(n)).
 
-// sortCutoff is the size at or below which a piece is sorted serially. A
-// few thousand elements take tens of microseconds to sort, next to which a
-// fork costs nothing, and a 10M-element input still makes thousands of
-// pieces for the workers to share.
-const sortCutoff = 4096
+// sortCutoff is the size at or below which a piece of Sort's is sorted by
+// slices.Sort. Down to a few hundred elements a block partition is
+// cheaper per element than the partition of slices.Sort's pdqsort, whose
+// scans branch on every comparison; below about 2*blockSize elements
+// there is no whole block to classify and pdqsort is as good.
+const sortCutoff = 256
+
+// sortSerialPieces times the cutoff is the size at or below which a piece
+// of Sort's is sorted without forks: a piece of a few thousand elements
+// takes tens of microseconds, next to which a fork costs nothing, and a
+// 10M-element input still makes thousands of such pieces for the workers
+// to share, while inputs of that size never touch the pool.
+const sortSerialPieces = 16
+
+// sortFuncCutoff is the size at or below which a piece of SortFunc's is
+// sorted by slices.SortFunc. SortFunc keeps the Hoare partition: its
+// comparisons are indirect calls into functions that usually branch on
+// their operands themselves, so a partition without branches of its own
+// would not remove the mispredictions.
+const sortFuncCutoff = 4096
 
 // ninther is the piece size from which the pivot is a median of medians.
 const ninther = 64
@@ -67,7 +82,7 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		nilFunc("forkjoin.SortFunc")
 	}
-	sortFunc([]E(s), cmp, sortCutoff)
+	sortFunc([]E(s), cmp, sortFuncCutoff)
 }
 
 // blockSize is how many elements the block partition classifies at a time

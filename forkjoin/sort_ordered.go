@@ -5,47 +5,61 @@ import (
 	"slices"
 )
 
-// sortOrdered is Sort with the serial cutoff as a parameter (tests use
-// small ones to exercise the partitioning on small inputs).
+// sortOrdered is Sort with the leaf cutoff as a parameter (tests use
+// small ones to exercise the partitioning and the forks on small inputs).
+// Pieces of at most sortSerialPieces*cutoff elements are sorted without
+// forks.
 func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
-	if len(s) <= cutoff {
-		slices.Sort(s)
+	serial := sortSerialPieces * cutoff
+	t := sortTask[E]{s, depthBudget(len(s))}
+	if len(s) <= serial {
+		quickOrdered(t, cutoff, serial, nil)
 		return
 	}
 	// One closure per sort, passed to every fork: the forks allocate
 	// nothing.
 	var sort func(t sortTask[E])
-	sort = func(t sortTask[E]) { quickOrdered(t, cutoff, sort) }
-	topDo(sort, sortTask[E]{s, depthBudget(len(s))}, true)
+	sort = func(t sortTask[E]) { quickOrdered(t, cutoff, serial, sort) }
+	topDo(sort, t, true)
 }
 
-// quickOrdered sorts t.s: serially if it is small or out of budget, else
-// by partitioning it and forking self on both sides.
-func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff int, self func(sortTask[E])) {
+// quickOrdered sorts t.s: by slices.Sort if it has at most cutoff
+// elements or no budget left, else by partitioning it and sorting both
+// sides, with a fork of self if it has more than serial elements and by
+// recursion otherwise (self is nil when the whole input is that small).
+func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(sortTask[E])) {
 	s := t.s
 	if len(s) <= cutoff || t.budget <= 0 {
 		slices.Sort(s)
 		return
 	}
-	if slices.IsSorted(s) {
-		return
-	}
-	if descendingOrdered(s) {
-		slices.Reverse(s)
+	if presortedOrdered(s) {
 		return
 	}
 	p := partitionOrdered(s)
-	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+	left, right := sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1}
+	if len(s) > serial {
+		Do(self, left, right)
+		return
+	}
+	quickOrdered(left, cutoff, serial, self)
+	quickOrdered(right, cutoff, serial, self)
 }
 
-// descendingOrdered reports whether no element of s is less than the one
-// before it, so that reversing s sorts it.
-func descendingOrdered[E cmp.Ordered](s []E) bool {
+// presortedOrdered sorts s and reports true if s is sorted already or in
+// reverse (no element less than the one before it); otherwise it reports
+// false and leaves s alone. Each check stops at the first pair out of its
+// order, so on unsorted input it costs a comparison or two.
+func presortedOrdered[E cmp.Ordered](s []E) bool {
+	if slices.IsSorted(s) {
+		return true
+	}
 	for i := 1; i < len(s); i++ {
 		if cmp.Less(s[i-1], s[i]) {
 			return false
 		}
 	}
+	slices.Reverse(s)
 	return true
 }
 
