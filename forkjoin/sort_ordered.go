@@ -8,14 +8,15 @@ import (
 // sortOrdered is Sort with the leaf cutoff as a parameter (tests use
 // small ones to exercise the partitioning and the forks on small inputs).
 // Pieces of at most sortSerialPieces*cutoff elements are sorted without
-// forks.
+// forks; an input that small is sorted by slices.Sort, which on a few
+// thousand elements is as fast (and faster with few distinct keys).
 func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
 	serial := sortSerialPieces * cutoff
-	t := sortTask[E]{s, depthBudget(len(s))}
 	if len(s) <= serial {
-		quickOrdered(t, cutoff, serial, nil)
+		slices.Sort(s)
 		return
 	}
+	t := sortTask[E]{s, depthBudget(len(s))}
 	// One closure per sort, passed to every fork: the forks allocate
 	// nothing.
 	var sort func(t sortTask[E])
@@ -26,7 +27,7 @@ func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
 // quickOrdered sorts t.s: by slices.Sort if it has at most cutoff
 // elements or no budget left, else by partitioning it and sorting both
 // sides, with a fork of self if it has more than serial elements and by
-// recursion otherwise (self is nil when the whole input is that small).
+// recursion otherwise.
 func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(sortTask[E])) {
 	s := t.s
 	if len(s) <= cutoff || t.budget <= 0 {
