@@ -81,17 +81,25 @@
 //
 // Sort and SortFunc are a parallel quicksort: the pivot is the median of
 // three elements, or on pieces of 64 and more the median of three such
-// medians; a Hoare partition with strict comparisons spreads keys equal
-// to the pivot over both sides, so many equal keys still split evenly; both
-// sides are sorted with Do. A piece of at most 4096 elements is sorted
-// serially by slices.Sort (slices.SortFunc), so the leaves, where most
-// comparisons happen, are as fast as the standard library's, and a larger
-// piece that is already sorted is left alone after a scan that stops at
-// the first inversion. Every piece carries a depth budget of 2*log2(n)
-// partitioning levels, past which it goes to slices.Sort, whose worst case
-// is O(n log n): no input, however adversarial, makes the sort quadratic.
-// Sort compares with cmp.Less, as slices.Sort does, so its result is
-// slices.Sort's, NaNs first.
+// medians; both sides of a partition are sorted with Do. Keys equal to the
+// pivot are spread over both sides, so many equal keys still split evenly.
+// Sort partitions block by block, as BlockQuicksort (Edelkamp and Weiß,
+// 2016) does: it classifies 128 elements at each end without a branch on
+// the comparisons and then swaps those on the wrong side pairwise, so its
+// cost per element does not grow with how evenly the pivot splits, where
+// a scan that branches on every comparison mispredicts most on the even
+// splits a good pivot makes. Its pieces of at most 256 elements are sorted
+// by slices.Sort and those of at most 4096 without forks (an input that
+// small is sorted by slices.Sort). SortFunc calls
+// its comparison through a function value, which branches on its own
+// operands anyway: it keeps a Hoare partition, and its pieces of at most
+// 4096 elements are sorted by slices.SortFunc. A piece that is already
+// sorted is left alone after a scan that stops at the first inversion,
+// and Sort reverses one that is sorted in reverse. Every piece carries a
+// depth budget of 2*log2(n) partitioning levels, past which it goes to
+// slices.Sort, whose worst case is O(n log n): no input, however
+// adversarial, makes the sort quadratic. Sort compares with cmp.Less, as
+// slices.Sort does, so its result is slices.Sort's, NaNs first.
 //
 // # Performance
 //

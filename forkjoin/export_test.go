@@ -26,3 +26,10 @@ func ForHalving(lo, hi, grain int, body func(lo, hi int)) {
 // MapSeqInFlightPerWorker bounds the items a MapSeq holds per worker of
 // its pool: pulled, and not yet handed to the consumer.
 const MapSeqInFlightPerWorker = mapSeqQueued * seqMaxBatch
+
+// PartitionOrdered is Sort's partition: it picks a pivot, moves it to the
+// index it returns and the other elements to its sides.
+func PartitionOrdered[E cmp.Ordered](s []E) int { return partitionOrdered(s) }
+
+// BlockSize is how many elements the block partition classifies at a time.
+const BlockSize = blockSize

@@ -6,33 +6,53 @@ import (
 )
 
 // Sort and SortFunc are a parallel quicksort (see sort_ordered.go and
-// sort_func.go, which are the same algorithm with cmp.Less and with a
-// comparison function):
+// sort_func.go, the same algorithm with cmp.Less and with a comparison
+// function, but for the partition and the cutoffs):
 //
-//   - a piece of at most sortCutoff elements is sorted serially by
-//     slices.Sort or slices.SortFunc, so the leaves, where most of the
-//     comparisons happen, are exactly as fast as the standard library;
+//   - a piece of at most sortCutoff (sortFuncCutoff) elements is sorted
+//     serially by slices.Sort or slices.SortFunc;
 //   - a larger piece that is already sorted is left alone (the check stops
 //     at the first inversion, so on unsorted input it costs a comparison
-//     or two);
+//     or two); Sort also reverses a piece in which no element is less
+//     than the one before it;
 //   - otherwise the piece is partitioned around a pivot (the median of
 //     three samples, or for large pieces the median of three such medians)
-//     and its two sides are sorted by forkjoin.Do, possibly in parallel;
+//     and its two sides are sorted by forkjoin.Do, possibly in parallel
+//     (Sort's pieces of at most sortSerialPieces*sortCutoff elements by
+//     plain recursion);
 //   - every piece carries a depth budget, 2*log2(n) for the whole input;
 //     a piece that runs out of it is handed to slices.Sort, whose own worst
 //     case is O(n log n). Partitioning thus does O(n) work per level on at
 //     most 2*log2(n) levels: no input can make the sort quadratic.
 //
-// The partition is Hoare's with strict comparisons on both sides: elements
-// equal to the pivot stop both scans and are swapped, so equal keys end up
-// spread over both sides and many equal keys still split evenly (and an
-// all-equal input is caught by the sortedness check in O(n)).
+// SortFunc's partition is Hoare's with strict comparisons on both sides:
+// elements equal to the pivot stop both scans and are swapped, so equal
+// keys end up spread over both sides and many equal keys still split
+// evenly (and an all-equal input is caught by the sortedness check in
+// O(n)). Sort's is a block partition (blockPartitionOrdered) that swaps
+// the same elements, those equal to the pivot included, without a branch
+// on any comparison, and finishes with the Hoare scans.
 
-// sortCutoff is the size at or below which a piece is sorted serially. A
-// few thousand elements take tens of microseconds to sort, next to which a
-// fork costs nothing, and a 10M-element input still makes thousands of
-// pieces for the workers to share.
-const sortCutoff = 4096
+// sortCutoff is the size at or below which a piece of Sort's is sorted by
+// slices.Sort. Down to a few hundred elements a block partition is
+// cheaper per element than the partition of slices.Sort's pdqsort, whose
+// scans branch on every comparison; below about 2*blockSize elements
+// there is no whole block to classify and pdqsort is as good.
+const sortCutoff = 256
+
+// sortSerialPieces times the cutoff is the size at or below which a piece
+// of Sort's is sorted without forks: a piece of a few thousand elements
+// takes tens of microseconds, next to which a fork costs nothing, and a
+// 10M-element input still makes thousands of such pieces for the workers
+// to share. An input of at most that size is sorted by slices.Sort.
+const sortSerialPieces = 16
+
+// sortFuncCutoff is the size at or below which a piece of SortFunc's is
+// sorted by slices.SortFunc. SortFunc keeps the Hoare partition: its
+// comparisons are indirect calls into functions that usually branch on
+// their operands themselves, so a partition without branches of its own
+// would not remove the mispredictions.
+const sortFuncCutoff = 4096
 
 // ninther is the piece size from which the pivot is a median of medians.
 const ninther = 64
@@ -67,5 +87,18 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		nilFunc("forkjoin.SortFunc")
 	}
-	sortFunc([]E(s), cmp, sortCutoff)
+	sortFunc([]E(s), cmp, sortFuncCutoff)
+}
+
+// blockSize is how many elements the block partition classifies at a time
+// at each end of a piece; offsets into a block fit in a uint8.
+const blockSize = 128
+
+// b2i is 1 for true and 0 for false; the compiler makes it a flag move,
+// not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

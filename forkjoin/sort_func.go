@@ -7,7 +7,8 @@ import "slices"
 // function value for the ordered case would cost Sort the inlined
 // comparisons that keep it level with slices.Sort).
 
-// sortFunc is SortFunc with the serial cutoff as a parameter.
+// sortFunc is SortFunc with the serial cutoff as a parameter. It keeps
+// the Hoare partition and sortFuncCutoff: see sortFuncCutoff.
 func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	if len(s) <= cutoff {
 		defer rethrow() // cmp's panics come out as *PanicError regardless of len(s)

@@ -5,33 +5,63 @@ import (
 	"slices"
 )
 
-// sortOrdered is Sort with the serial cutoff as a parameter (tests use
-// small ones to exercise the partitioning on small inputs).
+// sortOrdered is Sort with the leaf cutoff as a parameter (tests use
+// small ones to exercise the partitioning and the forks on small inputs).
+// Pieces of at most sortSerialPieces*cutoff elements are sorted without
+// forks; an input that small is sorted by slices.Sort, which on a few
+// thousand elements is as fast (and faster with few distinct keys).
 func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
-	if len(s) <= cutoff {
+	serial := sortSerialPieces * cutoff
+	if len(s) <= serial {
 		slices.Sort(s)
 		return
 	}
+	t := sortTask[E]{s, depthBudget(len(s))}
 	// One closure per sort, passed to every fork: the forks allocate
 	// nothing.
 	var sort func(t sortTask[E])
-	sort = func(t sortTask[E]) { quickOrdered(t, cutoff, sort) }
-	topDo(sort, sortTask[E]{s, depthBudget(len(s))}, true)
+	sort = func(t sortTask[E]) { quickOrdered(t, cutoff, serial, sort) }
+	topDo(sort, t, true)
 }
 
-// quickOrdered sorts t.s: serially if it is small or out of budget, else
-// by partitioning it and forking self on both sides.
-func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff int, self func(sortTask[E])) {
+// quickOrdered sorts t.s: by slices.Sort if it has at most cutoff
+// elements or no budget left, else by partitioning it and sorting both
+// sides, with a fork of self if it has more than serial elements and by
+// recursion otherwise.
+func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(sortTask[E])) {
 	s := t.s
 	if len(s) <= cutoff || t.budget <= 0 {
 		slices.Sort(s)
 		return
 	}
-	if slices.IsSorted(s) {
+	if presortedOrdered(s) {
 		return
 	}
 	p := partitionOrdered(s)
-	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+	left, right := sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1}
+	if len(s) > serial {
+		Do(self, left, right)
+		return
+	}
+	quickOrdered(left, cutoff, serial, self)
+	quickOrdered(right, cutoff, serial, self)
+}
+
+// presortedOrdered sorts s and reports true if s is sorted already or in
+// reverse (no element less than the one before it); otherwise it reports
+// false and leaves s alone. Each check stops at the first pair out of its
+// order, so on unsorted input it costs a comparison or two.
+func presortedOrdered[E cmp.Ordered](s []E) bool {
+	if slices.IsSorted(s) {
+		return true
+	}
+	for i := 1; i < len(s); i++ {
+		if cmp.Less(s[i-1], s[i]) {
+			return false
+		}
+	}
+	slices.Reverse(s)
+	return true
 }
 
 // partitionOrdered picks a pivot, moves it to its final index p and
@@ -43,8 +73,11 @@ func partitionOrdered[E cmp.Ordered](s []E) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	// Invariant: s[1:i] holds no element greater than the pivot, s[j+1:]
-	// no element less than it.
-	i, j := 1, len(s)-1
+	// no element less than it. The block partition establishes it for
+	// all but fewer than 3*blockSize elements in the middle; the scans
+	// below, whose branches mispredict about once per element that is
+	// not where it belongs, finish those.
+	i, j := blockPartitionOrdered(s, pivot)
 	for {
 		for i <= j && cmp.Less(s[i], pivot) {
 			i++
@@ -63,6 +96,55 @@ func partitionOrdered[E cmp.Ordered](s []E) int {
 	// greater than the pivot, and everything after j is not less than it.
 	s[0], s[j] = s[j], s[0]
 	return j
+}
+
+// blockPartitionOrdered partitions s[1:] around pivot (s[0] is the
+// pivot's own place) block by block and returns i, j such that no element
+// of s[1:i] is greater than the pivot, no element of s[j+1:] is less than
+// it and j-i+1 < 3*blockSize. It is the block partition of Edelkamp and
+// Weiß ("BlockQuicksort", 2016): a block of blockSize elements at each end
+// is classified without a branch, the offsets of the elements on the
+// wrong side (on the left those not less than the pivot, on the right
+// those not greater) going into a buffer whose fill count is bumped by
+// the comparison's result; then the two buffers' elements are swapped
+// pairwise, and a block whose buffer is used up is replaced by the next
+// one inwards. The only branches left depend on counts, not on the
+// elements, so they are predicted well however evenly the pivot splits,
+// where the scans of a Hoare partition mispredict about once per swap.
+//
+// Elements equal to the pivot are on the wrong side at both ends and are
+// swapped, as with a Hoare partition's strict comparisons, so that many
+// equal keys spread over both sides and still split evenly.
+func blockPartitionOrdered[E cmp.Ordered](s []E, pivot E) (i, j int) {
+	var offL, offR [blockSize]uint8
+	var startL, numL, startR, numR int
+	l, r := 1, len(s) // s[l:r] is not partitioned yet
+	for r-l >= 2*blockSize {
+		if numL == 0 {
+			startL = 0
+			numL = classifyLeft((*[blockSize]E)(s[l:]), pivot, &offL)
+		}
+		if numR == 0 {
+			startR = 0
+			numR = classifyRight((*[blockSize]E)(s[r-blockSize:]), pivot, &offR)
+		}
+		n := min(numL, numR)
+		swapBlocks((*[blockSize]E)(s[l:]), (*[blockSize]E)(s[r-blockSize:]),
+			offL[startL:startL+n], offR[startR:startR+n])
+		numL -= n
+		numR -= n
+		startL += n
+		startR += n
+		if numL == 0 {
+			l += blockSize
+		}
+		if numR == 0 {
+			r -= blockSize
+		}
+	}
+	// A block with offsets left over is not partitioned yet: it stays in
+	// s[l:r] for the caller's scans.
+	return l, r - 1
 }
 
 // pivotOrdered returns the index of the pivot for s: the median of the
@@ -96,4 +178,54 @@ func median3Ordered[E cmp.Ordered](s []E, a, b, c int) int {
 		return c
 	}
 	return b
+}
+
+// swapBlocks swaps the elements of left at offsets ol with those of right
+// at offsets or, which count from right's end, pairwise. len(or) >=
+// len(ol).
+func swapBlocks[E any](left, right *[blockSize]E, ol, or []uint8) {
+	or = or[:len(ol)]
+	for k, o := range ol {
+		a, c := &left[o&(blockSize-1)], &right[blockSize-1-or[k]&(blockSize-1)]
+		*a, *c = *c, *a
+	}
+}
+
+// classifyLeft writes to off the offsets of the elements of b that are
+// not less than pivot, in increasing order, and returns how many there
+// are. The loop is unrolled by four: the compiler does not unroll, and
+// the loop's own branch and counter are a third of its instructions.
+func classifyLeft[E cmp.Ordered](b *[blockSize]E, pivot E, off *[blockSize]uint8) int {
+	n := 0
+	for k := 0; k < blockSize; k += 4 {
+		q := (*[4]E)(b[k:])
+		off[n&(blockSize-1)] = uint8(k)
+		n += b2i(!cmp.Less(q[0], pivot))
+		off[n&(blockSize-1)] = uint8(k + 1)
+		n += b2i(!cmp.Less(q[1], pivot))
+		off[n&(blockSize-1)] = uint8(k + 2)
+		n += b2i(!cmp.Less(q[2], pivot))
+		off[n&(blockSize-1)] = uint8(k + 3)
+		n += b2i(!cmp.Less(q[3], pivot))
+	}
+	return n
+}
+
+// classifyRight writes to off the offsets, counted from b's end, of the
+// elements of b that are not greater than pivot, in increasing order of
+// offset, and returns how many there are.
+func classifyRight[E cmp.Ordered](b *[blockSize]E, pivot E, off *[blockSize]uint8) int {
+	n := 0
+	for k := 0; k < blockSize; k += 4 {
+		q := (*[4]E)(b[blockSize-4-k:])
+		off[n&(blockSize-1)] = uint8(k)
+		n += b2i(!cmp.Less(pivot, q[3]))
+		off[n&(blockSize-1)] = uint8(k + 1)
+		n += b2i(!cmp.Less(pivot, q[2]))
+		off[n&(blockSize-1)] = uint8(k + 2)
+		n += b2i(!cmp.Less(pivot, q[1]))
+		off[n&(blockSize-1)] = uint8(k + 3)
+		n += b2i(!cmp.Less(pivot, q[0]))
+	}
+	return n
 }

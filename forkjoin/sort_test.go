@@ -334,3 +334,138 @@ func TestSortFuncPanics(t *testing.T) {
 		}
 	}
 }
+
+// blockLengths are lengths around the multiples of the block partition's
+// block size, where its loop hands over to the scans that finish it.
+func blockLengths() []int {
+	ns := []int{2, 3, 9, 64, 65, 1000, 4097, 10_000}
+	for k := 1; k <= 5; k++ {
+		for d := -2; d <= 2; d++ {
+			ns = append(ns, k*forkjoin.BlockSize+d)
+		}
+	}
+	return ns
+}
+
+// checkPartition partitions a copy of in and checks the partition's
+// contract: s[p] is the pivot, nothing before it is greater, nothing after
+// it is less (in cmp.Less's order), and s is a permutation of in. It
+// returns p.
+func checkPartition[E cmp.Ordered](t *testing.T, in []E) int {
+	t.Helper()
+	s := slices.Clone(in)
+	p := forkjoin.PartitionOrdered(s)
+	require.True(t, p >= 0 && p < len(s), "pivot index %d, len %d", p, len(s))
+	pivot := s[p]
+	for i, e := range s[:p] {
+		require.False(t, cmp.Less(pivot, e), "len %d: s[%d] > pivot at %d", len(s), i, p)
+	}
+	for i, e := range s[p+1:] {
+		require.False(t, cmp.Less(e, pivot), "len %d: s[%d] < pivot at %d", len(s), p+1+i, p)
+	}
+	want, got := slices.Clone(in), slices.Clone(s)
+	slices.Sort(want)
+	slices.Sort(got)
+	require.True(t, slices.EqualFunc(want, got, func(a, b E) bool { return cmp.Compare(a, b) == 0 }), "len %d: not a permutation", len(s))
+	return p
+}
+
+// samplesAt sets the elements of s that the pivot is chosen from to v
+// (and some others too), so that the pivot is v.
+func samplesAt(s []int64, v int64) {
+	n := len(s)
+	d := n / 8
+	for _, i := range []int{0, d, 2 * d, 3 * d, 4 * d, 5 * d, 6 * d, 7 * d, n / 2, n - 1} {
+		s[i] = v
+	}
+}
+
+func TestPartitionOrderedEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, n := range blockLengths() {
+		in := make([]int64, n)
+		for i := range in {
+			in[i] = r.Int64N(1000) + 1
+		}
+		checkPartition(t, in)
+
+		// The pivot is the minimum: everything else is on its right, but
+		// for the copies of the minimum itself.
+		low := slices.Clone(in)
+		samplesAt(low, 0)
+		p := checkPartition(t, low)
+		assert.LessOrEqual(t, p, 10, "len %d: pivot at min", n)
+
+		// The pivot is the maximum: everything else is on its left.
+		high := slices.Clone(in)
+		samplesAt(high, 2000)
+		p = checkPartition(t, high)
+		assert.GreaterOrEqual(t, p, n-11, "len %d: pivot at max", n)
+
+		// All equal: both sides are on the wrong side of the pivot
+		// everywhere, so the keys split evenly.
+		eq := make([]int64, n)
+		p = checkPartition(t, eq)
+		if n >= 64 {
+			assert.InDelta(t, n/2, p, float64(n)/8, "len %d: all equal", n)
+		}
+
+		// Two values, the pivot one of them.
+		two := make([]int64, n)
+		for i := range two {
+			two[i] = r.Int64N(2)
+		}
+		checkPartition(t, two)
+
+		// Floats with NaNs, which cmp.Less puts first, and both zeros.
+		fl := make([]float64, n)
+		for i := range fl {
+			if r.IntN(3) == 0 {
+				fl[i] = floatValues[r.IntN(len(floatValues))]
+			} else {
+				fl[i] = r.NormFloat64()
+			}
+		}
+		checkPartition(t, fl)
+		nan := make([]float64, n)
+		for i := range nan {
+			nan[i] = math.NaN()
+		}
+		p = checkPartition(t, nan)
+		if n >= 64 {
+			assert.InDelta(t, n/2, p, float64(n)/8, "len %d: all NaN", n)
+		}
+	}
+}
+
+// TestSortBlockLengths sorts inputs of the lengths around the block size
+// through the partitioning (cutoffs 1 and 8) and the default cutoff, for
+// every pattern and for floats with NaNs.
+func TestSortBlockLengths(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	p := newPool(t, 2)
+	watchdog(t, func() {
+		p.Run(func() {
+			for _, n := range blockLengths() {
+				for _, pt := range patterns {
+					in := make([]int64, n)
+					pt.fill(in, r)
+					checkSortInt64(t, in)
+				}
+				in := make([]float64, n)
+				for i := range in {
+					in[i] = floatValues[r.IntN(len(floatValues))]
+				}
+				want := slices.Clone(in)
+				slices.Sort(want)
+				for _, cutoff := range []int{1, 8, forkjoin.SortCutoffDefault} {
+					got := slices.Clone(in)
+					forkjoin.SortCutoff(got, cutoff)
+					if !sameFloats(want, got) {
+						t.Errorf("floats, len %d, cutoff %d: Sort differs from slices.Sort", n, cutoff)
+					}
+				}
+			}
+		})
+	})
+}
