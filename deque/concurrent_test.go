@@ -59,15 +59,21 @@ type exactlyOnceCase struct {
 	capacity, block int
 	// itemsPercent scales the test's item count.
 	itemsPercent int
+	// thieves is how many goroutines steal.
+	thieves int
 	// growing runs the case only on the variants that grow.
 	growing bool
+	// batches runs the case only on Bulk: its bursts are PushBatch calls
+	// of up to 99 items, and its thieves take single items, batches and
+	// fractions at random.
+	batches bool
 }
 
 // runExactlyOnce has one owner push n tracked items into d as c says
 // while thieves steal, then drains d and checks that every item came out
 // exactly once and that pushes = pops + steals + remaining; with a
 // push-only owner, also that each thief's steals came out in push order.
-func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnceCase) {
+func runExactlyOnce(t *testing.T, d Deque[tracked], n int, c exactlyOnceCase) {
 	t.Helper()
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
@@ -75,8 +81,28 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 	for i := range items {
 		items[i].id = i
 	}
+	bulk, _ := d.(*Bulk[tracked])
+	// stealInto takes one item, or with c.batches a batch or a fraction,
+	// into buf.
+	stealInto := func(rng *rand.Rand, buf []*tracked) (int, StealResult) {
+		if c.batches {
+			switch rng.IntN(3) {
+			case 1:
+				return bulk.StealBatch(buf[:1+rng.IntN(len(buf))])
+			case 2:
+				return bulk.StealFraction([]float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}[rng.IntN(6)], buf)
+			}
+		}
+		v, res := d.Steal()
+		if res != Success {
+			return 0, res
+		}
+		buf[0] = v
+		return 1, res
+	}
+	thieves := c.thieves
 	stats := make([]stealerStats, thieves)
-	var pops, fulls int64
+	var pops, fulls, batches int64
 	var stop atomic.Bool
 	var badSteals atomic.Int64
 
@@ -88,11 +114,15 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 			wg.Go(func() {
 				s := &stats[w]
 				s.lastID = -1
+				rng := rand.New(rand.NewPCG(seed, uint64(w)+1))
+				buf := make([]*tracked, 64)
 				ready.Done()
 				for !stop.Load() {
-					v, res := d.Steal()
-					switch res {
-					case Success:
+					k, res := stealInto(rng, buf)
+					if res == Success && k == 0 {
+						badSteals.Add(1)
+					}
+					for _, v := range buf[:k] {
 						if v == nil {
 							badSteals.Add(1)
 							continue
@@ -103,6 +133,8 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 							s.outOfOrder++
 						}
 						s.lastID = v.id
+					}
+					switch res {
 					case Retry:
 						s.retries++
 					case Empty:
@@ -118,6 +150,7 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 		}
 
 		rng := rand.New(rand.NewPCG(seed, 0xd0))
+		batch := make([]*tracked, 0, 100)
 		pop := func() bool {
 			v := d.Pop()
 			if v != nil {
@@ -143,6 +176,14 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 				switch {
 				case r < c.popPercent:
 					pop()
+				case r < c.popPercent+c.burstPercent && c.batches:
+					batch = batch[:0]
+					for k := rng.IntN(100); k > 0 && next < n; k-- {
+						batch = append(batch, &items[next])
+						next++
+					}
+					bulk.PushBatch(batch)
+					batches++
 				case r < c.popPercent+c.burstPercent:
 					for k := 1 + rng.IntN(64); k > 0 && next < n; k-- {
 						if !d.TryPush(&items[next]) {
@@ -188,9 +229,9 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 		empties += s.empties
 		outOfOrder += s.outOfOrder
 	}
-	t.Logf("pushes %d = pops %d + steals %d + remaining %d; full %d, retries %d, empties %d",
-		n, pops, steals, remaining, fulls, retries, empties)
-	require.Zero(t, badSteals.Load(), "Steal returned (nil, Success)")
+	t.Logf("pushes %d (%d batches) = pops %d + steals %d + remaining %d; full %d, retries %d, empties %d",
+		n, batches, pops, steals, remaining, fulls, retries, empties)
+	require.Zero(t, badSteals.Load(), "a steal reported a nil item or Success with nothing")
 	require.Equal(t, int64(n), pops+steals+int64(remaining), "pushes = pops + steals + remaining")
 	for i := range items {
 		if c := items[i].taken.Load(); c != 1 {
@@ -208,7 +249,8 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n, thieves int, c exactlyOnc
 // so that the boundaries (BWoS's blocks and ring, ABP's reset, growth,
 // Bulk's segments) are crossed thousands of times; and the growing
 // variants from one slot, growing while thieves steal, with an owner that
-// mostly pushes and with one that only pushes.
+// mostly pushes and with one that only pushes; and Bulk with batch pushes
+// against thieves that take batches and fractions.
 func TestExactlyOnce(t *testing.T) {
 	needTwoPs(t)
 	n := 500_000
@@ -219,18 +261,21 @@ func TestExactlyOnce(t *testing.T) {
 		n = 100_000
 	}
 	cases := []exactlyOnceCase{
-		{name: "near-empty", pattern: randomOps, popPercent: 48, burstPercent: 1, capacity: 16, block: 4, itemsPercent: 100},
-		{name: "fill-drain", pattern: fillDrain, capacity: 64, block: 8, itemsPercent: 100},
-		{name: "growing", pattern: randomOps, popPercent: 25, burstPercent: 5, capacity: 1, block: 4, itemsPercent: 40, growing: true},
-		{name: "push-only", pattern: randomOps, popPercent: 0, burstPercent: 2, capacity: 1, block: 4, itemsPercent: 40, growing: true},
+		{name: "near-empty", pattern: randomOps, popPercent: 48, burstPercent: 1, capacity: 16, block: 4, itemsPercent: 100, thieves: 3},
+		{name: "fill-drain", pattern: fillDrain, capacity: 64, block: 8, itemsPercent: 100, thieves: 3},
+		{name: "growing", pattern: randomOps, popPercent: 25, burstPercent: 5, capacity: 1, block: 4, itemsPercent: 40, thieves: 3, growing: true},
+		{name: "push-only", pattern: randomOps, popPercent: 0, burstPercent: 2, capacity: 1, block: 4, itemsPercent: 40, thieves: 3, growing: true},
+		// Bulk's paper has one thief; this deque allows several.
+		{name: "batches/thieves=1", pattern: randomOps, popPercent: 40, burstPercent: 10, capacity: 16, block: 16, itemsPercent: 80, thieves: 1, batches: true},
+		{name: "batches/thieves=3", pattern: randomOps, popPercent: 40, burstPercent: 10, capacity: 16, block: 16, itemsPercent: 80, thieves: 3, batches: true},
 	}
 	for _, v := range variants {
 		for _, c := range cases {
-			if c.growing && v.bounded {
+			if c.growing && v.bounded || c.batches && !v.batches {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/%s", v.name, c.name), func(t *testing.T) {
-				runExactlyOnce(t, v.tracked(c.capacity, c.block), n*c.itemsPercent/100, 3, c)
+				runExactlyOnce(t, v.tracked(c.capacity, c.block), n*c.itemsPercent/100, c)
 			})
 		}
 	}

@@ -23,6 +23,8 @@ type variant struct {
 	bounded bool
 	// nilPush is the panic value of a push of nil.
 	nilPush string
+	// batches says whether it is Bulk, with batch operations.
+	batches bool
 	// thiefLen says whether goroutines other than the owner may call Len.
 	thiefLen bool
 }
@@ -70,7 +72,7 @@ var variants = []variant{
 		nilPush: "deque: Bulk.Push of a nil item",
 		make:    func(_, b int) Deque[int] { return NewBulk[int](b) },
 		tracked: func(_, b int) Deque[tracked] { return NewBulk[tracked](b) },
-		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
+		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true, batches: true,
 	},
 }
 
