@@ -10,6 +10,7 @@ import (
 
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/internal/experiment"
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -80,7 +81,7 @@ func TestBulkDequeStealsHalf(t *testing.T) {
 			for i := range n {
 				s.Spawn(func(*pool.Scope) {
 					counts[i].Add(1)
-					burnSink.Add(int64(burn(300)))
+					burnSink.Add(int64(testutil.Burn(300)))
 				})
 			}
 		})
