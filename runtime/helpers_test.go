@@ -43,3 +43,17 @@ func recoverValue(f func()) (v any) {
 	f()
 	return nil
 }
+
+// raised returns the engine's panic record behind v, a value Raise
+// panicked with: v itself, or, when pool is in the test binary (the
+// external tests import it) and has installed its conversions, what pool's
+// PanicError wraps. ok is false for any other value.
+func raised(v any) (pe *PanicError, ok bool) {
+	if pe, ok := v.(*PanicError); ok {
+		return pe, true
+	}
+	if unwrapPanic != nil {
+		pe = unwrapPanic(v)
+	}
+	return pe, pe != nil
+}

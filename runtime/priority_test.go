@@ -380,7 +380,7 @@ func TestSpawnManyPanics(t *testing.T) {
 			})
 		})
 	})
-	pe, ok := v.(*PanicError)
+	pe, ok := raised(v)
 	require.True(t, ok, "want *PanicError, got %T %v", v, v)
 	assert.Contains(t, bad, pe.Value)
 	for i := range counts {
@@ -624,7 +624,7 @@ func TestSpawnManyTasksPanic(t *testing.T) {
 							})
 						})
 					})
-					pe, ok := v.(*PanicError)
+					pe, ok := raised(v)
 					require.True(t, ok, "want *PanicError, got %T %v", v, v)
 					i, ok := pe.Value.(int)
 					require.True(t, ok, "panic value %T %v", pe.Value, pe.Value)
