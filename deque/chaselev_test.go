@@ -82,63 +82,6 @@ func TestLayout(t *testing.T) {
 	assert.GreaterOrEqual(t, size-ring, uintptr(cacheLinePad))
 }
 
-func TestPushNilPanics(t *testing.T) {
-	d := NewChaseLev[int](4)
-	require.PanicsWithValue(t, "deque: ChaseLev.Push of a nil item", func() { d.Push(nil) })
-	assert.Zero(t, d.Len(), "a rejected push leaves the deque unchanged")
-	assert.Nil(t, d.Pop())
-}
-
-// sizes covers the default, 1 (grows on the second push), odd hints and a
-// ring large enough never to grow in these tests.
-var sizes = []int{0, 1, 2, 3, 7, 64}
-
-func TestPopIsLIFO(t *testing.T) {
-	for _, capacity := range sizes {
-		for _, n := range []int{0, 1, 2, 5, 100} {
-			t.Run(fmt.Sprintf("cap=%d/n=%d", capacity, n), func(t *testing.T) {
-				d := NewChaseLev[int](capacity)
-				items := newInts(n)
-				for i, p := range items {
-					d.Push(p)
-					require.Equal(t, i+1, d.Len())
-				}
-				for i := n - 1; i >= 0; i-- {
-					require.Same(t, items[i], d.Pop())
-					require.Equal(t, i, d.Len())
-				}
-				assert.Nil(t, d.Pop())
-				assert.Nil(t, d.Pop(), "popping an empty deque twice")
-				assert.Zero(t, d.Len())
-			})
-		}
-	}
-}
-
-func TestStealIsFIFO(t *testing.T) {
-	for _, capacity := range sizes {
-		for _, n := range []int{0, 1, 2, 5, 100} {
-			t.Run(fmt.Sprintf("cap=%d/n=%d", capacity, n), func(t *testing.T) {
-				d := NewChaseLev[int](capacity)
-				items := newInts(n)
-				for _, p := range items {
-					d.Push(p)
-				}
-				for i := range n {
-					v, res := d.Steal()
-					require.Equal(t, Success, res)
-					require.Same(t, items[i], v)
-					require.Equal(t, n-i-1, d.Len())
-				}
-				v, res := d.Steal()
-				assert.Equal(t, Empty, res)
-				assert.Nil(t, v)
-				assert.Zero(t, d.Len())
-			})
-		}
-	}
-}
-
 // step is one operation of a scripted sequential test and the deque's
 // expected length after it.
 type step struct {

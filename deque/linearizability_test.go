@@ -18,94 +18,133 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// linOp names a deque operation in a recorded history.
-type linOp int
+// vOp names an operation in a recorded history: the Deque ones and
+// Bulk's batch operations.
+type vOp int
 
 const (
-	linPush linOp = iota
-	linPop
-	linSteal
+	vPush vOp = iota
+	vPop
+	vSteal
+	vPushBatch
+	vStealBatch    // StealBatch into a buffer of k
+	vStealFraction // StealFraction(frac) into a buffer of k
 )
 
-// linInput is an operation's input: the pushed value for linPush.
-type linInput struct {
-	op  linOp
-	val int
+// vIn is an operation's input.
+type vIn struct {
+	op   vOp
+	val  int     // vPush
+	vals []int   // vPushBatch
+	k    int     // buffer size of vStealBatch, vStealFraction
+	frac float64 // vStealFraction
 }
 
-// linOutput is an operation's result: the value popped or stolen (0 for
-// nil) and, for linSteal, the StealResult.
-type linOutput struct {
-	val int
-	res StealResult
+// vOut is an operation's result: for vPush whether it succeeded; for vPop
+// and vSteal the value (0 for none); for the batch steals the values; for
+// the steals the StealResult.
+type vOut struct {
+	ok   bool
+	val  int
+	vals []int
+	res  StealResult
 }
 
-var linSeed = maphash.MakeSeed()
+var specSeed = maphash.MakeSeed()
 
-// dequeModel is the sequential specification the concurrent deque must
-// linearize to. A state is a []int, oldest item first; Step never mutates
-// it (porcupine requires pure steps), hence the clipped appends.
-var dequeModel = porcupine.Model{
-	Init: func() any { return []int(nil) },
-	Step: func(state, input, output any) (bool, any) {
-		s := state.([]int)
-		in := input.(linInput)
-		out := output.(linOutput)
-		switch in.op {
-		case linPush:
-			return true, append(slices.Clip(s), in.val)
-		case linPop:
-			if out.val == 0 {
-				// Pop returns nil only when the deque is empty.
-				return len(s) == 0, s
+// specModel turns a sequential spec into a porcupine model: each step runs
+// the operation on a copy of the state and accepts it if the spec produces
+// the recorded result. Retry is accepted anywhere and changes nothing:
+// that is weaker than the real guarantee (Retry needs a concurrent
+// winner) but is all a linearizability check of one deque can demand.
+func specModel(initial func() spec) porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return initial() },
+		Step: func(state, input, output any) (bool, any) {
+			in, out := input.(vIn), output.(vOut)
+			if out.res == Retry && (in.op == vSteal || in.op == vStealBatch || in.op == vStealFraction) {
+				return true, state
 			}
-			if len(s) == 0 || s[len(s)-1] != out.val {
-				return false, s
-			}
-			return true, slices.Clip(s[:len(s)-1])
-		case linSteal:
-			switch out.res {
-			case Retry:
-				// A lost race changes nothing; the model allows it
-				// anywhere, which is weaker than the real guarantee
-				// (Retry needs a concurrent winner) but is all a
-				// linearizability check of one deque can demand.
+			s := state.(spec).clone()
+			switch in.op {
+			case vPush:
+				return s.push(in.val) == out.ok, s
+			case vPop:
+				return s.pop() == out.val, s
+			case vSteal:
+				v := s.steal()
+				return v == out.val && (v == 0) == (out.res == Empty), s
+			case vPushBatch:
+				s.(*sliceSpec).pushBatch(in.vals)
 				return true, s
-			case Empty:
-				return len(s) == 0, s
-			case Success:
-				if len(s) == 0 || s[0] != out.val {
-					return false, s
+			case vStealBatch, vStealFraction:
+				ss := s.(*sliceSpec)
+				frac := 0.0
+				if in.op == vStealFraction {
+					frac = in.frac
 				}
-				return true, s[1:]
+				k := batchCount(ss.len(), in.k, frac)
+				if k == 0 {
+					return out.res == Empty && len(out.vals) == 0, s
+				}
+				return out.res == Success && slices.Equal(ss.take(k), out.vals), s
 			}
-		}
-		return false, s
-	},
-	Equal: func(a, b any) bool { return slices.Equal(a.([]int), b.([]int)) },
-	Hash: func(state any) uint64 {
-		var h maphash.Hash
-		h.SetSeed(linSeed)
-		for _, v := range state.([]int) {
-			maphash.WriteComparable(&h, v)
-		}
-		return h.Sum64()
-	},
-	DescribeOperation: func(input, output any) string {
-		in := input.(linInput)
-		out := output.(linOutput)
-		switch in.op {
-		case linPush:
-			return fmt.Sprintf("Push(%d)", in.val)
-		case linPop:
-			return fmt.Sprintf("Pop() -> %d", out.val)
-		default:
-			return fmt.Sprintf("Steal() -> (%d, %v)", out.val, out.res)
-		}
-	},
-	DescribeState: func(state any) string {
-		return fmt.Sprint(state.([]int))
-	},
+			return false, state
+		},
+		Equal: func(a, b any) bool { return a.(spec).key() == b.(spec).key() },
+		Hash: func(state any) uint64 {
+			return maphash.String(specSeed, state.(spec).key())
+		},
+		DescribeOperation: func(input, output any) string {
+			in, out := input.(vIn), output.(vOut)
+			switch in.op {
+			case vPush:
+				return fmt.Sprintf("TryPush(%d) -> %v", in.val, out.ok)
+			case vPop:
+				return fmt.Sprintf("Pop() -> %d", out.val)
+			case vSteal:
+				return fmt.Sprintf("Steal() -> (%d, %v)", out.val, out.res)
+			case vPushBatch:
+				return fmt.Sprintf("PushBatch(%v)", in.vals)
+			case vStealBatch:
+				return fmt.Sprintf("StealBatch(k=%d) -> (%v, %v)", in.k, out.vals, out.res)
+			default:
+				return fmt.Sprintf("StealFraction(%g, k=%d) -> (%v, %v)", in.frac, in.k, out.vals, out.res)
+			}
+		},
+		DescribeState: func(state any) string { return state.(spec).key() },
+	}
+}
+
+// linVariant is a variant as the linearizability test builds it: small
+// enough that histories cross its boundaries.
+type linVariant struct {
+	name  string
+	make  func(rng *rand.Rand) (Deque[int], spec)
+	batch bool // Bulk: plan batch operations too
+}
+
+var linVariants = []linVariant{
+	{name: "ChaseLev", make: func(rng *rand.Rand) (Deque[int], spec) {
+		return NewChaseLev[int](1 + rng.IntN(3)), &sliceSpec{}
+	}},
+	{name: "ChaseLevRelease", make: func(rng *rand.Rand) (Deque[int], spec) {
+		return releaseChaseLev[int](1 + rng.IntN(3)), &sliceSpec{}
+	}},
+	{name: "ABP", make: func(rng *rand.Rand) (Deque[int], spec) {
+		c := 4 + rng.IntN(8) // small: histories fill it and reset it
+		return NewABP[int](c), &abpSpec{capacity: c}
+	}},
+	{name: "BWoS", make: func(rng *rand.Rand) (Deque[int], spec) {
+		blocks, size := 2+rng.IntN(3), 1+rng.IntN(3)
+		return NewBWoS[int](blocks, size), newBWoSSpec(blocks, size)
+	}},
+	{name: "Locked", make: func(rng *rand.Rand) (Deque[int], spec) {
+		return NewLocked[int](1 + rng.IntN(3)), &sliceSpec{}
+	}},
+	{name: "Bulk", batch: true, make: func(rng *rand.Rand) (Deque[int], spec) {
+		return NewBulk[int](1 + rng.IntN(4)), &sliceSpec{}
+	}},
 }
 
 // linClock orders call and return events. Each event reads it with an
@@ -137,88 +176,111 @@ func pause(rng *rand.Rand) int {
 	return rng.IntN(16)
 }
 
-// recordHistory runs one owner and some thieves concurrently on a fresh
-// deque and returns the history of what they did. rng decides the plan up
-// front, so the goroutines only execute it.
-func recordHistory(rng *rand.Rand, thieves int) []porcupine.Operation {
-	d := NewChaseLev[int](1 + rng.IntN(3)) // 1, 2 or 4 slots: growth happens
+// recordHistory runs one owner and some thieves concurrently on d and
+// returns the history of what they did. rng decides the plan up front, so
+// the goroutines only execute it: the owner pushes a few items first so
+// thieves find work, then mixes pushes (batches too, with batch) and
+// pops.
+func recordHistory(rng *rand.Rand, d Deque[int], thieves int, batch bool) []porcupine.Operation {
 	var clock linClock
-
 	// wait is a busy spin before the operation, yield a Gosched before it:
 	// the first skews the two running goroutines against each other, the
 	// second lets the goroutines that have no P (2 cores, up to 4 clients)
 	// interleave with them.
 	type planned struct {
-		op    linOp
-		val   int
+		in    vIn
 		wait  int
 		yield bool
 	}
-	// The owner pushes a few items first so thieves find work, then mixes.
-	ownerOps := 14 + rng.IntN(12)
-	ownerPlan := make([]planned, ownerOps)
+	bulk, _ := d.(*Bulk[int])
 	nextVal := 1
+	ownerPlan := make([]planned, 14+rng.IntN(12))
 	for i := range ownerPlan {
-		op := linPop
-		if i < 3 || rng.IntN(100) < 60 {
-			op = linPush
-		}
-		ownerPlan[i] = planned{op: op, wait: pause(rng), yield: rng.IntN(10) == 0}
-		if op == linPush {
-			ownerPlan[i].val = nextVal
+		p := planned{wait: pause(rng), yield: rng.IntN(10) == 0}
+		switch r := rng.IntN(100); {
+		case batch && r < 15:
+			p.in = vIn{op: vPushBatch}
+			for range 1 + rng.IntN(5) {
+				p.in.vals = append(p.in.vals, nextVal)
+				nextVal++
+			}
+		case i < 3 || r < 60:
+			p.in = vIn{op: vPush, val: nextVal}
 			nextVal++
+		default:
+			p.in = vIn{op: vPop}
 		}
+		ownerPlan[i] = p
 	}
 	thiefPlans := make([][]planned, thieves)
 	for w := range thiefPlans {
 		thiefPlans[w] = make([]planned, 3+rng.IntN(6))
 		for i := range thiefPlans[w] {
-			thiefPlans[w][i] = planned{op: linSteal, wait: pause(rng), yield: rng.IntN(10) == 0}
+			p := planned{in: vIn{op: vSteal}, wait: pause(rng), yield: rng.IntN(10) == 0}
+			if batch {
+				switch rng.IntN(3) {
+				case 1:
+					p.in = vIn{op: vStealBatch, k: 1 + rng.IntN(4)}
+				case 2:
+					p.in = vIn{op: vStealFraction, k: 1 + rng.IntN(6), frac: []float64{0.1, 0.34, 0.5, 0.6, 1}[rng.IntN(5)]}
+				}
+			}
+			thiefPlans[w][i] = p
 		}
 	}
 
 	logs := make([][]porcupine.Operation, 1+thieves)
-	var ready sync.WaitGroup
+	var ready, done sync.WaitGroup
 	var start atomic.Bool
-	var done sync.WaitGroup
 	run := func(client int, plan []planned) {
 		defer done.Done()
 		ops := make([]porcupine.Operation, 0, len(plan))
-		vals := make([]int, len(plan)) // pushed values live here
 		ready.Done()
 		for !start.Load() {
 			runtime.Gosched()
 		}
-		for i, p := range plan {
+		for _, p := range plan {
 			if p.yield {
 				runtime.Gosched()
 			}
 			spin(p.wait)
-			call := clock.tick()
-			var out linOutput
-			switch p.op {
-			case linPush:
-				vals[i] = p.val
-				d.Push(&vals[i])
-			case linPop:
-				if v := d.Pop(); v != nil {
-					out.val = *v
+			var out vOut
+			var buf []*int
+			var items []*int
+			switch p.in.op { // set up outside the call/return window
+			case vPush:
+				items = []*int{new(p.in.val)}
+			case vPushBatch:
+				for _, v := range p.in.vals {
+					items = append(items, new(v))
 				}
-			case linSteal:
+			case vStealBatch, vStealFraction:
+				buf = make([]*int, p.in.k)
+			}
+			call := clock.tick()
+			switch p.in.op {
+			case vPush:
+				out.ok = d.TryPush(items[0])
+			case vPop:
+				out.val = deref0(d.Pop())
+			case vSteal:
 				v, res := d.Steal()
-				out.res = res
-				if v != nil {
-					out.val = *v
+				out.val, out.res = deref0(v), res
+			case vPushBatch:
+				bulk.PushBatch(items)
+			case vStealBatch, vStealFraction:
+				var n int
+				if p.in.op == vStealBatch {
+					n, out.res = bulk.StealBatch(buf)
+				} else {
+					n, out.res = bulk.StealFraction(p.in.frac, buf)
+				}
+				for _, v := range buf[:n] {
+					out.vals = append(out.vals, deref0(v))
 				}
 			}
 			ret := clock.tick()
-			ops = append(ops, porcupine.Operation{
-				ClientId: client,
-				Input:    linInput{op: p.op, val: p.val},
-				Call:     call,
-				Output:   out,
-				Return:   ret,
-			})
+			ops = append(ops, porcupine.Operation{ClientId: client, Input: p.in, Call: call, Output: out, Return: ret})
 		}
 		logs[client] = ops
 	}
@@ -239,53 +301,88 @@ func recordHistory(rng *rand.Rand, thieves int) []porcupine.Operation {
 	return history
 }
 
-// historyStats summarizes what a batch of histories exercised.
-type historyStats struct {
-	overlapping       int // histories with an owner op overlapping a steal
-	steals, retries   int
-	emptyPops, values int
+// TestLinearizable records many short concurrent histories on every
+// variant, with sizes small enough that they fill up, wrap, cross blocks
+// and segments, and checks each with porcupine against the variant's
+// sequential spec: the exact one (BWoS's blocks, ABP's full and reset),
+// not a looser one. Then it corrupts a recorded pop, which porcupine must
+// reject, so that an Ok means something.
+func TestLinearizable(t *testing.T) {
+	needTwoPs(t)
+	// Each history takes well under a millisecond (a few under the race
+	// detector) and samples few real races, so take many.
+	histories := 3000
+	switch {
+	case testing.Short():
+		histories = 100
+	case raceEnabled:
+		histories = 1500
+	}
+	// An owner operation overlaps a thief's only while both goroutines are
+	// on a CPU at once, which on a loaded machine (two cores shared with
+	// other processes) is rare: with two Ps, 3000 histories gave anything
+	// from 0 to 2000 overlapping owner operations per variant, depending
+	// on the load, and a variant with none failed the check at the end.
+	// So while none has overlapped, record and check further rounds of
+	// histories, for up to moreRoundsFor.
+	const moreRoundsFor = 20 * time.Second
+	for _, v := range linVariants {
+		t.Run(v.name, func(t *testing.T) {
+			seed := rand.Uint64()
+			t.Logf("seed %d", seed)
+			rng := rand.New(rand.NewPCG(seed, 0x11ea))
+			overlapping, retries, fulls, checked := 0, 0, 0, 0
+			corrupted := false
+			deadline := time.Now().Add(moreRoundsFor)
+			for round := 0; round == 0 || overlapping == 0 && time.Now().Before(deadline); round++ {
+				recorded := make([][]porcupine.Operation, histories)
+				models := make([]porcupine.Model, histories)
+				runWithWatchdog(t, watchdogLimit, func() {
+					for i := range recorded {
+						d, s := v.make(rng)
+						models[i] = specModel(func() spec { return s.clone() })
+						recorded[i] = recordHistory(rng, d, 2+i%2, v.batch)
+					}
+				})
+				for i, h := range recorded {
+					require.Equal(t, porcupine.Ok, checkHistory(t, models[i], checked+i, h), "history %d", checked+i)
+					if !corrupted {
+						corrupted = rejectsCorruptPop(t, models[i], h)
+					}
+					overlapping += countOverlaps(h)
+					for _, op := range h {
+						out := op.Output.(vOut)
+						if out.res == Retry && op.ClientId != 0 {
+							retries++
+						}
+						if op.Input.(vIn).op == vPush && !out.ok {
+							fulls++
+						}
+					}
+				}
+				checked += len(recorded)
+			}
+			t.Logf("%d histories; %d owner ops overlapping a steal; %d Retry, %d full pushes",
+				checked, overlapping, retries, fulls)
+			assert.Positive(t, overlapping, "no concurrency was recorded")
+			assert.True(t, corrupted, "no history had a successful pop to corrupt")
+		})
+	}
 }
 
-func (s *historyStats) add(h []porcupine.Operation) {
-	overlap := false
-	for _, a := range h {
-		switch in := a.Input.(linInput); {
-		case in.op == linSteal:
-			s.steals++
-			if a.Output.(linOutput).res == Retry {
-				s.retries++
-			}
-		case in.op == linPop && a.Output.(linOutput).val == 0:
-			s.emptyPops++
-		}
-		if a.ClientId != 0 {
-			continue
-		}
-		for _, b := range h {
-			if b.ClientId != 0 && a.Call < b.Return && b.Call < a.Return {
-				overlap = true
-			}
-		}
-	}
-	if overlap {
-		s.overlapping++
-	}
-	s.values += len(h)
-}
-
-// checkHistory runs porcupine on h and, on failure, writes a visualization
-// to a temporary file and names it in the log.
-func checkHistory(t *testing.T, i int, h []porcupine.Operation) porcupine.CheckResult {
+// checkHistory runs porcupine on h and, on failure, logs the history and
+// writes a visualization to a temporary file named in the log.
+func checkHistory(t *testing.T, m porcupine.Model, i int, h []porcupine.Operation) porcupine.CheckResult {
 	t.Helper()
-	res, info := porcupine.CheckOperationsVerbose(dequeModel, h, 10*time.Second)
+	res, info := porcupine.CheckOperationsVerbose(m, h, 10*time.Second)
 	if res != porcupine.Ok {
 		var b strings.Builder
 		for _, op := range h {
 			fmt.Fprintf(&b, "  client %d [%d, %d] %s\n", op.ClientId, op.Call, op.Return,
-				dequeModel.DescribeOperation(op.Input, op.Output))
+				m.DescribeOperation(op.Input, op.Output))
 		}
 		path := filepath.Join(t.TempDir(), fmt.Sprintf("history-%d.html", i))
-		if err := porcupine.VisualizePath(dequeModel, info, path); err == nil {
+		if err := porcupine.VisualizePath(m, info, path); err == nil {
 			t.Logf("visualization: %s", path)
 		}
 		t.Logf("history %d is %s:\n%s", i, res, b.String())
@@ -293,129 +390,133 @@ func checkHistory(t *testing.T, i int, h []porcupine.Operation) porcupine.CheckR
 	return res
 }
 
-// TestLinearizable records many short concurrent histories on real deques
-// and checks each against dequeModel with porcupine.
-func TestLinearizable(t *testing.T) {
-	needTwoPs(t)
-	// Histories are cheap (about 0.1 ms each, 4 ms under the race
-	// detector), and each one samples few real races, so take many.
-	histories := 1000
-	switch {
-	case testing.Short():
-		histories = 50
-	case raceEnabled:
-		histories = 300
-	}
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 0x11ea))
-
-	recorded := make([][]porcupine.Operation, histories)
-	runWithWatchdog(t, watchdogLimit, func() {
-		for i := range recorded {
-			recorded[i] = recordHistory(rng, 2+i%2)
+// rejectsCorruptPop makes the first successful pop of h name a value never
+// pushed and checks that porcupine rejects the result. It reports whether
+// h had such a pop.
+func rejectsCorruptPop(t *testing.T, m porcupine.Model, h []porcupine.Operation) bool {
+	t.Helper()
+	for j, op := range h {
+		if op.Input.(vIn).op == vPop && op.Output.(vOut).val != 0 {
+			bad := slices.Clone(h)
+			bad[j].Output = vOut{val: -1}
+			assert.Equal(t, porcupine.Illegal, porcupine.CheckOperationsTimeout(m, bad, 10*time.Second),
+				"a pop of a never-pushed value must be rejected")
+			return true
 		}
-	})
-
-	var stats historyStats
-	for i, h := range recorded {
-		stats.add(h)
-		require.Equal(t, porcupine.Ok, checkHistory(t, i, h), "history %d", i)
 	}
-	t.Logf("%d histories, %d ops; %d with an owner op overlapping a steal; %d steals (%d Retry), %d empty pops",
-		histories, stats.values, stats.overlapping, stats.steals, stats.retries, stats.emptyPops)
+	return false
+}
 
-	// The pipeline must also be able to say no: corrupt one recorded result
-	// so it names a value never pushed, and porcupine must reject it.
-	for _, h := range recorded {
-		for j, op := range h {
-			if op.Input.(linInput).op == linPop && op.Output.(linOutput).val != 0 {
-				bad := slices.Clone(h)
-				bad[j].Output = linOutput{val: -1}
-				assert.Equal(t, porcupine.Illegal,
-					porcupine.CheckOperationsTimeout(dequeModel, bad, 10*time.Second),
-					"a pop of a never-pushed value must be rejected")
-				return
+// countOverlaps counts the owner's operations that overlap a thief's.
+func countOverlaps(h []porcupine.Operation) int {
+	n := 0
+	for _, a := range h {
+		if a.ClientId != 0 {
+			continue
+		}
+		for _, b := range h {
+			if b.ClientId != 0 && a.Call < b.Return && b.Call < a.Return {
+				n++
+				break
 			}
 		}
 	}
-	t.Fatal("no history had a successful pop to corrupt")
+	return n
 }
 
-// op builds a hand-written history entry.
-func op(client int, call, ret int64, in linInput, out linOutput) porcupine.Operation {
-	return porcupine.Operation{ClientId: client, Input: in, Call: call, Output: out, Return: ret}
-}
-
-func push(v int) linInput { return linInput{op: linPush, val: v} }
-
-var (
-	pop   = linInput{op: linPop}
-	steal = linInput{op: linSteal}
-)
-
-// TestLinearizabilityCheckerVerdicts shows that the model and checker reject
-// histories a correct deque cannot produce and accept subtle legal ones, so
-// an Ok from TestLinearizable means something.
-func TestLinearizabilityCheckerVerdicts(t *testing.T) {
-	none := linOutput{}
+// TestSpecModelVerdicts shows that the spec models and the checker reject
+// histories the variants must not produce and accept the subtle legal
+// ones, so an Ok from TestLinearizable means something.
+func TestSpecModelVerdicts(t *testing.T) {
+	pushIn := func(v int) vIn { return vIn{op: vPush, val: v} }
+	ok := vOut{ok: true}
+	full := vOut{}
+	popIn, stealIn := vIn{op: vPop}, vIn{op: vSteal}
+	got := func(v int) vOut { return vOut{val: v, res: Success} }
+	empty := vOut{res: Empty}
+	unbounded := func() spec { return &sliceSpec{} }
+	sOp := func(c int, call, ret int64, in vIn, out vOut) porcupine.Operation {
+		return porcupine.Operation{ClientId: c, Call: call, Return: ret, Input: in, Output: out}
+	}
 	tests := []struct {
 		name    string
+		spec    func() spec
 		history []porcupine.Operation
 		want    porcupine.CheckResult
 	}{
-		{"pop must be LIFO", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 3, push(2), none),
-			op(0, 4, 5, pop, linOutput{val: 1}),
+		{"pop must be LIFO", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok), sOp(0, 4, 5, popIn, vOut{val: 1}),
 		}, porcupine.Illegal},
-		{"steal must be FIFO", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 3, push(2), none),
-			op(1, 4, 5, steal, linOutput{val: 2, res: Success}),
+		{"steal must be FIFO", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok), sOp(1, 4, 5, stealIn, got(2)),
 		}, porcupine.Illegal},
-		{"steal Empty while an item is present", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(1, 2, 3, steal, linOutput{res: Empty}),
+		{"steal Empty while an item is present", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(1, 2, 3, stealIn, empty),
 		}, porcupine.Illegal},
-		{"pop nil while an item is present", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 3, pop, none),
+		{"pop nil while an item is present", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, popIn, vOut{}),
 		}, porcupine.Illegal},
-		{"one item taken twice", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 5, pop, linOutput{val: 1}),
-			op(1, 3, 4, steal, linOutput{val: 1, res: Success}),
+		{"one item taken twice", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 5, popIn, vOut{val: 1}), sOp(1, 3, 4, stealIn, got(1)),
 		}, porcupine.Illegal},
-		{"steal of a never-pushed value", []porcupine.Operation{
-			op(1, 0, 1, steal, linOutput{val: 7, res: Success}),
+		{"steal of a never-pushed value", unbounded, []porcupine.Operation{
+			sOp(1, 0, 1, stealIn, got(7)),
 		}, porcupine.Illegal},
-		{"steal overlapping a push may see Empty", []porcupine.Operation{
-			op(0, 0, 3, push(1), none),
-			op(1, 1, 2, steal, linOutput{res: Empty}),
-			op(0, 4, 5, pop, linOutput{val: 1}),
+		{"steal overlapping a push may see Empty", unbounded, []porcupine.Operation{
+			sOp(0, 0, 3, pushIn(1), ok), sOp(1, 1, 2, stealIn, empty), sOp(0, 4, 5, popIn, vOut{val: 1}),
 		}, porcupine.Ok},
-		{"Retry is a no-op", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(1, 2, 3, steal, linOutput{res: Retry}),
-			op(0, 4, 5, pop, linOutput{val: 1}),
+		{"Retry is a no-op", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(1, 2, 3, stealIn, vOut{res: Retry}), sOp(0, 4, 5, popIn, vOut{val: 1}),
 		}, porcupine.Ok},
-		{"owner and thief race for the last item, thief wins", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 6, pop, none),
-			op(1, 3, 5, steal, linOutput{val: 1, res: Success}),
+		{"owner and thief race for the last item, thief wins", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 6, popIn, vOut{}), sOp(1, 3, 5, stealIn, got(1)),
 		}, porcupine.Ok},
-		{"overlapping steals may complete out of call order", []porcupine.Operation{
-			op(0, 0, 1, push(1), none),
-			op(0, 2, 3, push(2), none),
-			op(1, 4, 9, steal, linOutput{val: 2, res: Success}),
-			op(2, 5, 8, steal, linOutput{val: 1, res: Success}),
+		{"overlapping steals may complete out of call order", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok),
+			sOp(1, 4, 9, stealIn, got(2)), sOp(2, 5, 8, stealIn, got(1)),
 		}, porcupine.Ok},
+		{"ABP full at capacity", func() spec { return &abpSpec{capacity: 1} }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), full),
+		}, porcupine.Ok},
+		{"ABP push may not fail below capacity", func() spec { return &abpSpec{capacity: 2} }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), full),
+		}, porcupine.Illegal},
+		{"ABP stays full after steals until the owner empties it", func() spec { return &abpSpec{capacity: 1} }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(1, 2, 3, stealIn, got(1)), sOp(0, 4, 5, pushIn(2), full),
+			sOp(0, 6, 7, popIn, vOut{}), sOp(0, 8, 9, pushIn(3), ok),
+		}, porcupine.Ok},
+		{"BWoS steal Empty while all items are in the owner's block", func() spec { return newBWoSSpec(2, 2) }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok), sOp(1, 4, 5, stealIn, empty),
+		}, porcupine.Ok},
+		{"BWoS steal Empty while a granted block holds items", func() spec { return newBWoSSpec(2, 2) }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok), sOp(0, 4, 5, pushIn(3), ok),
+			sOp(1, 6, 7, stealIn, empty),
+		}, porcupine.Illegal},
+		{"BWoS full when the next block holds items", func() spec { return newBWoSSpec(2, 1) }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 3, pushIn(2), ok), sOp(0, 4, 5, pushIn(3), full),
+			sOp(1, 6, 7, stealIn, got(1)), sOp(0, 8, 9, pushIn(3), ok),
+		}, porcupine.Ok},
+		{"BWoS steal overlapping the push that grants a block", func() spec { return newBWoSSpec(2, 1) }, []porcupine.Operation{
+			sOp(0, 0, 1, pushIn(1), ok), sOp(0, 2, 5, pushIn(2), ok), sOp(1, 3, 4, stealIn, got(1)),
+		}, porcupine.Ok},
+		{"batch steal must take the oldest", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, vIn{op: vPushBatch, vals: []int{1, 2, 3}}, vOut{}),
+			sOp(1, 2, 3, vIn{op: vStealBatch, k: 2}, vOut{vals: []int{2, 3}, res: Success}),
+		}, porcupine.Illegal},
+		{"fraction rounds up", unbounded, []porcupine.Operation{
+			sOp(0, 0, 1, vIn{op: vPushBatch, vals: []int{1, 2, 3}}, vOut{}),
+			sOp(1, 2, 3, vIn{op: vStealFraction, k: 8, frac: 0.5}, vOut{vals: []int{1, 2}, res: Success}),
+			sOp(0, 4, 5, popIn, vOut{val: 3}),
+		}, porcupine.Ok},
+		{"a batch push is atomic", unbounded, []porcupine.Operation{
+			sOp(0, 0, 5, vIn{op: vPushBatch, vals: []int{1, 2}}, vOut{}),
+			sOp(1, 1, 2, vIn{op: vStealBatch, k: 8}, vOut{vals: []int{1}, res: Success}),
+		}, porcupine.Illegal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := porcupine.CheckOperationsTimeout(dequeModel, tt.history, 10*time.Second)
-			assert.Equal(t, tt.want, got)
+			m := specModel(tt.spec)
+			require.Equal(t, tt.want, porcupine.CheckOperationsTimeout(m, tt.history, 10*time.Second))
 		})
 	}
 }

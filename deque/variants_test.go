@@ -21,6 +21,10 @@ type variant struct {
 	// spec returns the matching sequential specification.
 	spec    func(capacity, block int) spec
 	bounded bool
+	// nilPush is the panic value of a push of nil.
+	nilPush string
+	// batches says whether it is Bulk, with batch operations.
+	batches bool
 	// thiefLen says whether goroutines other than the owner may call Len.
 	thiefLen bool
 }
@@ -28,6 +32,7 @@ type variant struct {
 var variants = []variant{
 	{
 		name:    "ChaseLev",
+		nilPush: "deque: ChaseLev.Push of a nil item",
 		make:    func(c, _ int) Deque[int] { return NewChaseLev[int](c) },
 		tracked: func(c, _ int) Deque[tracked] { return NewChaseLev[tracked](c) },
 		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
@@ -36,33 +41,38 @@ var variants = []variant{
 		// Release pushes (PublishWithRelease): seq-cst ChaseLev where the
 		// platform does not grant them.
 		name:    "ChaseLevRelease",
+		nilPush: "deque: ChaseLev.Push of a nil item",
 		make:    func(c, _ int) Deque[int] { return releaseChaseLev[int](c) },
 		tracked: func(c, _ int) Deque[tracked] { return releaseChaseLev[tracked](c) },
 		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
 	},
 	{
 		name:    "ABP",
+		nilPush: "deque: ABP.TryPush of a nil item",
 		make:    func(c, _ int) Deque[int] { return NewABP[int](c) },
 		tracked: func(c, _ int) Deque[tracked] { return NewABP[tracked](c) },
 		spec:    func(c, _ int) spec { return &abpSpec{capacity: c} }, bounded: true, thiefLen: true,
 	},
 	{
 		name:    "BWoS",
+		nilPush: "deque: BWoS.TryPush of a nil item",
 		make:    func(c, b int) Deque[int] { return NewBWoS[int](c/b, b) },
 		tracked: func(c, b int) Deque[tracked] { return NewBWoS[tracked](c/b, b) },
 		spec:    func(c, b int) spec { return newBWoSSpec(c/b, b) }, bounded: true,
 	},
 	{
 		name:    "Locked",
+		nilPush: "deque: Locked.Push of a nil item",
 		make:    func(c, _ int) Deque[int] { return NewLocked[int](c) },
 		tracked: func(c, _ int) Deque[tracked] { return NewLocked[tracked](c) },
 		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
 	},
 	{
 		name:    "Bulk",
+		nilPush: "deque: Bulk.Push of a nil item",
 		make:    func(_, b int) Deque[int] { return NewBulk[int](b) },
 		tracked: func(_, b int) Deque[tracked] { return NewBulk[tracked](b) },
-		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true,
+		spec:    func(_, _ int) spec { return &sliceSpec{} }, thiefLen: true, batches: true,
 	},
 }
 
@@ -76,73 +86,90 @@ func stealableAfterPushes(v variant, n, block int) int {
 	return n
 }
 
-func TestVariantsPushNilPanics(t *testing.T) {
+func TestPushNilPanics(t *testing.T) {
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			d := v.make(8, 4)
-			assert.Panics(t, func() { d.TryPush(nil) })
+			require.PanicsWithValue(t, v.nilPush, func() { d.TryPush(nil) })
 			assert.Zero(t, d.Len(), "a rejected push leaves the deque unchanged")
 			assert.Nil(t, d.Pop())
 		})
 	}
 }
 
-func TestVariantsPopIsLIFO(t *testing.T) {
+// orderShapes are the sizes the order tests run a variant at: a bounded
+// one holds 16 items in blocks of 4; a growing one starts at the default
+// size, at 1 (grows on the second push), at odd hints and at a size large
+// enough never to grow here, and takes up to 100 items.
+func orderShapes(v variant) (capacities, counts []int) {
+	if v.bounded {
+		return []int{16}, []int{0, 1, 2, 4, 5, 16}
+	}
+	return []int{0, 1, 2, 3, 7, 64}, []int{0, 1, 2, 4, 5, 16, 100}
+}
+
+func TestPopIsLIFO(t *testing.T) {
 	for _, v := range variants {
-		for _, n := range []int{0, 1, 2, 5, 16} {
-			t.Run(fmt.Sprintf("%s/n=%d", v.name, n), func(t *testing.T) {
-				d := v.make(16, 4)
-				items := newInts(n)
-				for i, p := range items {
-					require.True(t, d.TryPush(p))
-					require.Equal(t, i+1, d.Len())
-				}
-				for i := n - 1; i >= 0; i-- {
-					require.Same(t, items[i], d.Pop())
-					require.Equal(t, i, d.Len())
-				}
-				assert.Nil(t, d.Pop())
-				assert.Nil(t, d.Pop(), "popping an empty deque twice")
-				assert.Zero(t, d.Len())
-			})
+		capacities, counts := orderShapes(v)
+		for _, capacity := range capacities {
+			for _, n := range counts {
+				t.Run(fmt.Sprintf("%s/cap=%d/n=%d", v.name, capacity, n), func(t *testing.T) {
+					d := v.make(capacity, 4)
+					items := newInts(n)
+					for i, p := range items {
+						require.True(t, d.TryPush(p))
+						require.Equal(t, i+1, d.Len())
+					}
+					for i := n - 1; i >= 0; i-- {
+						require.Same(t, items[i], d.Pop())
+						require.Equal(t, i, d.Len())
+					}
+					assert.Nil(t, d.Pop())
+					assert.Nil(t, d.Pop(), "popping an empty deque twice")
+					assert.Zero(t, d.Len())
+				})
+			}
 		}
 	}
 }
 
-func TestVariantsStealIsFIFO(t *testing.T) {
+func TestStealIsFIFO(t *testing.T) {
 	for _, v := range variants {
-		for _, n := range []int{0, 1, 4, 5, 16} {
-			t.Run(fmt.Sprintf("%s/n=%d", v.name, n), func(t *testing.T) {
-				const block = 4
-				d := v.make(16, block)
-				items := newInts(n)
-				for _, p := range items {
-					require.True(t, d.TryPush(p))
-				}
-				k := stealableAfterPushes(v, n, block)
-				for i := range k {
+		capacities, counts := orderShapes(v)
+		for _, capacity := range capacities {
+			for _, n := range counts {
+				t.Run(fmt.Sprintf("%s/cap=%d/n=%d", v.name, capacity, n), func(t *testing.T) {
+					const block = 4
+					d := v.make(capacity, block)
+					items := newInts(n)
+					for _, p := range items {
+						require.True(t, d.TryPush(p))
+					}
+					k := stealableAfterPushes(v, n, block)
+					for i := range k {
+						got, res := d.Steal()
+						require.Equal(t, Success, res, "steal %d", i)
+						require.Same(t, items[i], got, "steal %d", i)
+						require.Equal(t, n-i-1, d.Len())
+					}
 					got, res := d.Steal()
-					require.Equal(t, Success, res, "steal %d", i)
-					require.Same(t, items[i], got, "steal %d", i)
-					require.Equal(t, n-i-1, d.Len())
-				}
-				got, res := d.Steal()
-				assert.Equal(t, Empty, res)
-				assert.Nil(t, got)
-				// What thieves could not reach, the owner pops, newest first.
-				for i := n - 1; i >= k; i-- {
-					require.Same(t, items[i], d.Pop())
-				}
-				assert.Nil(t, d.Pop())
-				assert.Zero(t, d.Len())
-			})
+					assert.Equal(t, Empty, res)
+					assert.Nil(t, got)
+					// What thieves could not reach, the owner pops, newest first.
+					for i := n - 1; i >= k; i-- {
+						require.Same(t, items[i], d.Pop())
+					}
+					assert.Nil(t, d.Pop())
+					assert.Zero(t, d.Len())
+				})
+			}
 		}
 	}
 }
 
-// TestVariantsFull fills the bounded variants: the push after the last
+// TestBoundedFull fills the bounded variants: the push after the last
 // slot reports false and changes nothing; a pop makes room again.
-func TestVariantsFull(t *testing.T) {
+func TestBoundedFull(t *testing.T) {
 	for _, v := range variants {
 		if !v.bounded {
 			continue
@@ -167,9 +194,9 @@ func TestVariantsFull(t *testing.T) {
 	}
 }
 
-// TestVariantsUnbounded pushes far past the initial size of the growing
+// TestUnboundedGrows pushes far past the initial size of the growing
 // variants.
-func TestVariantsUnbounded(t *testing.T) {
+func TestUnboundedGrows(t *testing.T) {
 	for _, v := range variants {
 		if v.bounded {
 			continue
@@ -194,11 +221,11 @@ func TestVariantsUnbounded(t *testing.T) {
 	}
 }
 
-// TestVariantsMatchSpec runs long random single-goroutine sequences on
+// TestMatchSpec runs long random single-goroutine sequences on
 // every variant, with small sizes so that BWoS crosses blocks and wraps its
 // ring, ABP fills and resets, and the growing variants grow, and compares
 // every result and Len with the variant's sequential specification.
-func TestVariantsMatchSpec(t *testing.T) {
+func TestMatchSpec(t *testing.T) {
 	shapes := []struct{ capacity, block int }{{2, 1}, {4, 2}, {12, 4}, {64, 8}}
 	for _, v := range variants {
 		for _, sh := range shapes {

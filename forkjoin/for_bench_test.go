@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/xorshift"
 )
 
 // BenchmarkFor compares For (a bulk spawn of its chunks) with the
@@ -27,7 +28,7 @@ func BenchmarkFor(b *testing.B) {
 			for i := lo; i < hi; i++ {
 				x := uint64(i) | 1
 				for range i >> 16 { // 0 to 15 rounds
-					x = xorshift(x)
+					xorshift.Next(&x)
 				}
 				out[i] = x
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/xorshift"
 )
 
 // seqItems returns n pseudo-random items (xorshift64).
@@ -14,7 +15,7 @@ func seqItems(n int) []uint64 {
 	s := make([]uint64, n)
 	x := uint64(88172645463325252)
 	for i := range s {
-		x = xorshift(x)
+		xorshift.Next(&x)
 		s[i] = x
 	}
 	return s

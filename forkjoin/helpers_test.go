@@ -72,15 +72,6 @@ func catchPanicError(t *testing.T, f func()) *pool.PanicError {
 	return pe
 }
 
-// xorshift is one step of xorshift64 (shifts 13, 7, 17), for inputs and
-// bodies of known cost in benchmarks.
-func xorshift(x uint64) uint64 {
-	x ^= x << 13
-	x ^= x >> 7
-	x ^= x << 17
-	return x
-}
-
 // raiseMax raises max to v if v is larger.
 func raiseMax(max *atomic.Int64, v int64) {
 	for {

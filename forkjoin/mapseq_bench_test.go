@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -13,7 +14,7 @@ import (
 func spin(x uint64, rounds int) uint64 {
 	x |= 1
 	for range rounds {
-		x = xorshift(x)
+		xorshift.Next(&x)
 	}
 	return x
 }

@@ -119,6 +119,8 @@ func TestPackageJoinOffPoolUsesDefault(t *testing.T) {
 	})
 }
 
+var burnSink atomic.Int64
+
 // b of an off-pool join runs exactly once whether a worker or the caller
 // takes it, and a's panic wins over b's.
 func TestPackageJoinOffPoolRunsBOnce(t *testing.T) {
@@ -127,7 +129,7 @@ func TestPackageJoinOffPoolRunsBOnce(t *testing.T) {
 			var runs atomic.Int32
 			pool.Join(func() {
 				if i%2 == 0 {
-					burnSink.Add(int64(burn(i % 500)))
+					burnSink.Add(int64(testutil.Burn(i % 500)))
 				}
 			}, func() { runs.Add(1) })
 			require.Equal(t, int32(1), runs.Load(), "round %d", i)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/spindle-go/spindle/internal/xorshift"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -18,9 +19,7 @@ const (
 // about spawning.
 func nodeWork(x uint64) uint64 {
 	for range 4 {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
+		xorshift.Next(&x)
 	}
 	return x
 }

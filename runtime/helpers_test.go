@@ -26,3 +26,34 @@ func join(a, b func()) { JoinCurrent("test join", a, b, nil) }
 
 // currentScope runs body in a scope on the registry of the calling worker.
 func currentScope(body func(*Scope)) { CurrentWorker().Registry().Scope("test scope", body) }
+
+// submit runs f as a task submitted to r (Registry.Submit, the engine
+// under pool.Submit) and waits for its result.
+func submit[T any](r *Registry, f func() T) T {
+	var v T
+	task := &testTask{fn: func() { v = f() }}
+	r.Submit("test submit", &task.f, task)
+	task.f.Wait()
+	return v
+}
+
+// recoverValue runs f and returns what it panicked with, or nil.
+func recoverValue(f func()) (v any) {
+	defer func() { v = recover() }()
+	f()
+	return nil
+}
+
+// raised returns the engine's panic record behind v, a value Raise
+// panicked with: v itself, or, when pool is in the test binary (the
+// external tests import it) and has installed its conversions, what pool's
+// PanicError wraps. ok is false for any other value.
+func raised(v any) (pe *PanicError, ok bool) {
+	if pe, ok := v.(*PanicError); ok {
+		return pe, true
+	}
+	if unwrapPanic != nil {
+		pe = unwrapPanic(v)
+	}
+	return pe, pe != nil
+}

@@ -72,26 +72,35 @@ const (
 // Chase-Lev's cheap emptiness check on the fork path).
 func WithDeque(k DequeKind) pool.Option {
 	return withEngine(func(c *runtime.Config) error {
-		switch k {
-		case DequeChaseLev:
-			c.Deque = nil
-		case DequeChaseLevEager:
-			c.Deque = func() deque.Deque[runtime.Job] { return deque.NewChaseLev[runtime.Job](256) }
-		case DequeABP:
-			c.Deque = func() deque.Deque[runtime.Job] { return deque.NewABP[runtime.Job](boundedDequeCapacity) }
-		case DequeBWoS:
-			c.Deque = func() deque.Deque[runtime.Job] {
-				return deque.NewBWoS[runtime.Job](bwosBlocks, bwosBlockSize)
-			}
-		case DequeLocked:
-			c.Deque = func() deque.Deque[runtime.Job] { return deque.NewLocked[runtime.Job](256) }
-		case DequeBulk:
-			c.Deque = func() deque.Deque[runtime.Job] { return deque.NewBulk[runtime.Job](bulkSegmentSize) }
-		default:
+		f, ok := DequeFactory(k)
+		if !ok {
 			return fmt.Errorf("experiment.WithDeque(%d): unknown deque kind", int(k))
 		}
+		c.Deque = f
 		return nil
 	})
+}
+
+// DequeFactory returns the engine's runtime.Config.Deque for kind k (nil
+// for the default, DequeChaseLev), and false for an unknown kind.
+func DequeFactory(k DequeKind) (func() deque.Deque[runtime.Job], bool) {
+	switch k {
+	case DequeChaseLev:
+		return nil, true
+	case DequeChaseLevEager:
+		return func() deque.Deque[runtime.Job] { return deque.NewChaseLev[runtime.Job](256) }, true
+	case DequeABP:
+		return func() deque.Deque[runtime.Job] { return deque.NewABP[runtime.Job](boundedDequeCapacity) }, true
+	case DequeBWoS:
+		return func() deque.Deque[runtime.Job] {
+			return deque.NewBWoS[runtime.Job](bwosBlocks, bwosBlockSize)
+		}, true
+	case DequeLocked:
+		return func() deque.Deque[runtime.Job] { return deque.NewLocked[runtime.Job](256) }, true
+	case DequeBulk:
+		return func() deque.Deque[runtime.Job] { return deque.NewBulk[runtime.Job](bulkSegmentSize) }, true
+	}
+	return nil, false
 }
 
 // withEngine is pool's option that applies configure to the engine's
