@@ -105,6 +105,10 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n int, c exactlyOnceCase) {
 	var pops, fulls, batches int64
 	var stop atomic.Bool
 	var badSteals atomic.Int64
+	// stolen is set at the first steal: a fill-drain owner that has seen
+	// none yet yields before draining, so that thieves starved of CPU on
+	// a loaded machine still get the chance the test is about.
+	var stolen atomic.Bool
 
 	runWithWatchdog(t, watchdogLimit, func() {
 		var wg sync.WaitGroup
@@ -128,7 +132,9 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n int, c exactlyOnceCase) {
 							continue
 						}
 						v.taken.Add(1)
-						s.steals++
+						if s.steals++; s.steals == 1 && !stolen.Load() {
+							stolen.Store(true)
+						}
 						if v.id <= s.lastID {
 							s.outOfOrder++
 						}
@@ -205,6 +211,9 @@ func runExactlyOnce(t *testing.T, d Deque[tracked], n int, c exactlyOnceCase) {
 						break
 					}
 					next++
+				}
+				for y := 0; y < 64 && !stolen.Load(); y++ {
+					runtime.Gosched()
 				}
 				for pop() {
 				}
