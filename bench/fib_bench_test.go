@@ -1,7 +1,6 @@
 package bench
 
 import (
-	goruntime "runtime"
 	"testing"
 
 	"github.com/spindle-go/spindle/pool"
@@ -21,25 +20,14 @@ func BenchmarkFib(b *testing.B) {
 		}
 		check(b, got)
 	})
-	for _, w := range benchWorkers {
-		// w thread-locked goroutines compute fib(n) at once, each
-		// publishing to a sink of its own, so ns/op is the time per
-		// fib(n) at w threads (FibClosureFloorP).
-		fam.run("closure-floor", w, func(b *testing.B) {
-			withProcs(w, func() {
-				b.RunParallel(func(pb *testing.PB) {
-					goruntime.LockOSThread()
-					defer goruntime.UnlockOSThread()
-					sink := new(closureSink)
-					for pb.Next() {
-						if got := fibClosureFloor(n, sink); got != FibExpected(n) {
-							b.Errorf("fib(%d) = %d", n, got)
-						}
-					}
-				})
-			})
-		})
-	}
+	fam.floorCopiesBench(func() func(b *testing.B) {
+		sink := new(closureSink) // each copy publishes to a sink of its own
+		return func(b *testing.B) {
+			if got := fibClosureFloor(n, sink); got != FibExpected(n) {
+				b.Errorf("fib(%d) = %d", n, got)
+			}
+		}
+	})
 
 	spindle := []struct {
 		name string

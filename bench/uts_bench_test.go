@@ -2,7 +2,6 @@ package bench
 
 import (
 	"flag"
-	goruntime "runtime"
 	"testing"
 
 	"github.com/spindle-go/spindle/pool"
@@ -42,23 +41,13 @@ func BenchmarkUTS(b *testing.B) {
 	}
 	fam := newFamily(b)
 	fam.serial("serial", func(b *testing.B) { loop(b, func() int64 { return UTSSerial(tree).Nodes }) })
-	for _, w := range benchWorkers {
-		// w thread-locked goroutines search whole trees at once, so
-		// ns/op is the time per tree at w threads (UTSClosureFloorP).
-		fam.run("closure-floor", w, func(b *testing.B) {
-			withProcs(w, func() {
-				b.RunParallel(func(pb *testing.PB) {
-					goruntime.LockOSThread()
-					defer goruntime.UnlockOSThread()
-					for pb.Next() {
-						if got := UTSClosureFloor(tree); got != want {
-							b.Errorf("counted %d nodes, want %d", got, want)
-						}
-					}
-				})
-			})
-		})
-	}
+	fam.floorCopiesBench(func() func(b *testing.B) {
+		return func(b *testing.B) {
+			if got := UTSClosureFloor(tree); got != want {
+				b.Errorf("counted %d nodes, want %d", got, want)
+			}
+		}
+	})
 	kernels := []struct {
 		name   string
 		search func(*UTSTree) int64

@@ -16,8 +16,7 @@ import (
 
 func newPool(t *testing.T, opts ...pool.Option) *pool.Pool {
 	t.Helper()
-	p, err := pool.New(opts...)
-	require.NoError(t, err)
+	p := newClosablePool(t, opts...)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p
 }
