@@ -5,8 +5,12 @@
 //
 //   - Forks: Call (two calls of one function, two results), Do (two calls,
 //     no results), Join (two functions of different types).
-//   - Loops: For over an index range, ForSeq over an iter.Seq, and ForErr,
-//     which stops at the first error or when its context ends.
+//   - Tasks: Spawn, a task of a pool.Scope with a typed argument instead
+//     of a closure (a task per tree node that allocates nothing).
+//   - Loops: For over an index range, Fold (an accumulator per run of
+//     pieces, merged in order), ForSeq over an iter.Seq, MapSeq (an ordered
+//     parallel map over an iter.Seq), and ForErr, which stops at the first
+//     error or when its context ends.
 //   - Slices: Map and MapErr; Reduce; Find, Any, All and Count; Filter;
 //     Scan (prefix sums); MinFunc and MaxFunc; Sort, SortFunc and
 //     SortStableFunc, whose results are those of package slices.
