@@ -356,3 +356,39 @@ func TestClosePanicInGroupTask(t *testing.T) {
 		assert.False(t, errors.Is(pe, pool.ErrClosed))
 	})
 }
+
+// Goroutines race Group.Go on an idle group with Close: every Go that
+// returned without panicking handed over a task that ran before Close
+// returned (a Go that turned the group busy while another slipped in
+// behind it used to leave Close free to finish with the second task
+// queued).
+func TestCloseRacesGoOnAnIdleGroup(t *testing.T) {
+	rounds := 200
+	if testing.Short() {
+		rounds = 20
+	}
+	watchdog(t, func() {
+		for range rounds {
+			p := newClosablePool(t, pool.WithWorkers(2))
+			g, _ := p.NewGroup(context.Background())
+			var accepted, ran atomic.Int64
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Go(func() {
+					defer func() {
+						err, _ := recover().(error)
+						assert.ErrorIs(t, err, pool.ErrClosed)
+					}()
+					for {
+						g.Go(func() error { ran.Add(1); return nil })
+						accepted.Add(1)
+					}
+				})
+			}
+			require.NoError(t, p.Close())
+			wg.Wait()
+			require.Equal(t, accepted.Load(), ran.Load(), "tasks accepted and never run")
+			require.NoError(t, g.Wait())
+		}
+	})
+}

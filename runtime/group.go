@@ -19,9 +19,11 @@ import (
 //     the count from 0 adds one to the registry's active count, the finish
 //     that takes it back to 0 removes it (addGroupTask, finishGroupTask),
 //     so Close waits for every queued and running task. A Go from outside
-//     the pool is refused once the registry is closed (addGroupTask); a Go
-//     on a worker runs inside something Close already waits for, so the
-//     registry cannot finish closing while it takes the unit.
+//     the pool is admitted like any call from outside (refused once the
+//     registry is closed, counted in active until the task is queued); a
+//     Go on a worker runs inside something Close already waits for. Either
+//     way the registry cannot finish closing between the count and the
+//     unit, nor before the task is queued.
 //   - SetLimit's check that no task is queued or running is one load
 //     (Busy).
 //
@@ -101,10 +103,18 @@ func (s *Scope) Go(call string, f func() error) error {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	w := s.reg.currentWorker()
-	if err := s.addGroupTask(call, w); err != nil {
-		return err
+	r := s.reg
+	w := r.currentWorker()
+	if w == nil {
+		// Admitted for the whole of Go, as a call from outside: Close,
+		// which may be waiting for active to reach zero, cannot finish
+		// until the task is counted in the group and queued.
+		if !r.admit() {
+			return closedError(call)
+		}
+		defer r.leave()
 	}
+	s.addGroupTask(call, w)
 	j := w.newScopeJob()
 	j.efn, j.scope = f, s
 	s.queue(w, &j.job, 0, 1)
@@ -112,18 +122,13 @@ func (s *Scope) Go(call string, f func() error) error {
 }
 
 // addGroupTask counts one more task of group s, queued by worker w (nil
-// if the caller is no worker of s's registry). The Go that turns the
-// group busy takes the group's unit of the registry's active count (see
-// the notes above). A caller from outside is refused once the registry is
-// closed, with the re-check of Registry.admit where it takes the unit: a
-// Close that saw active at zero may be stopping the workers. Admitted
-// into a busy group, its task is waited for through the unit the group
-// holds. It panics, naming call, if the group's Wait is returning.
-func (s *Scope) addGroupTask(call string, w *Worker) error {
-	r := s.reg
-	if w == nil && r.closed.Load() {
-		return closedError(call)
-	}
+// for a caller that is no worker of s's registry, admitted by Go). The Go
+// that turns the group busy takes the group's unit of the registry's
+// active count (see the notes above); the caller is counted in active
+// meanwhile (admitted, or inside something Close waits for), so Close
+// cannot finish between the two. It panics, naming call, if the group's
+// Wait is returning.
+func (s *Scope) addGroupTask(call string, w *Worker) {
 	prior := s.count.shared.Add(1) - 1
 	if prior == ownerWaiting {
 		// Every task finished and the waiter may have returned: nobody
@@ -132,15 +137,8 @@ func (s *Scope) addGroupTask(call string, w *Worker) error {
 		s.finishedPanic(call)
 	}
 	if prior == 0 {
-		r.active.Add(1)
-		if w == nil && r.closed.Load() {
-			// Give the task back, and the unit with it unless another
-			// task has joined the busy group meanwhile.
-			s.finishGroupTask(nil)
-			return closedError(call)
-		}
+		s.reg.active.Add(1)
 	}
-	return nil
 }
 
 // finishGroupTask records that a task of group s finished (or was

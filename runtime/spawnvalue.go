@@ -41,9 +41,13 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 func newValueJob[T any](w *Worker) *valueJob[T] {
 	if w != nil {
 		if n := len(w.valueJobs); n > 0 {
-			if j, ok := w.valueJobs[n-1].(*valueJob[T]); ok {
-				w.valueJobs[n-1] = nil
-				w.valueJobs = w.valueJobs[:n-1]
+			j, ok := w.valueJobs[n-1].(*valueJob[T])
+			// A record of another type is dropped rather than left on
+			// top: a list full of one type would otherwise make every
+			// spawn of another allocate, and drop its records, forever.
+			w.valueJobs[n-1] = nil
+			w.valueJobs = w.valueJobs[:n-1]
+			if ok {
 				return j
 			}
 		}

@@ -5,6 +5,7 @@ package firsterr
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 )
 
@@ -15,12 +16,13 @@ import (
 // The zero value has no context: it records the first failure and never
 // skips. Start gives it one.
 //
-// Invariant: err is written once, by the failure that wins the CAS on
-// failed, before the context is cancelled; it is read (Result, Cancel)
-// only after every task has finished.
+// Invariant: err is written once, by the first failure (inside once),
+// before the context is cancelled; it is read (Result, Cancel) only after
+// every task has finished.
 type Stopper struct {
 	done    <-chan struct{}         // the context's; nil: never skip
 	cancel  context.CancelCauseFunc // nil without a context
+	once    sync.Once
 	failed  atomic.Bool
 	err     error
 	skipped atomic.Bool // some task was skipped
@@ -51,13 +53,18 @@ func (s *Stopper) Skip() bool {
 // Fail records err as the first failure if it is the first, and then
 // cancels the context with it as the cause, before any task that checks
 // Skip afterwards can start.
+//
+// A later failure waits in Fail until the first has cancelled the
+// context: the tasks queued behind it on its worker, which start when it
+// returns, then find the context done and skip themselves.
 func (s *Stopper) Fail(err error) {
-	if s.failed.CompareAndSwap(false, true) {
+	s.once.Do(func() {
 		s.err = err
+		s.failed.Store(true)
 		if s.cancel != nil {
 			s.cancel(err)
 		}
-	}
+	})
 }
 
 // Result is the outcome once every task has finished: the first failure;
