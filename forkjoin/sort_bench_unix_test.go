@@ -25,38 +25,6 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// sortInputs are the input classes BenchmarkSortInputs sorts.
-var sortInputs = []struct {
-	name string
-	fill func(s []int64, r *rand.Rand)
-}{
-	{"random", func(s []int64, r *rand.Rand) {
-		for i := range s {
-			s[i] = r.Int64()
-		}
-	}},
-	{"sorted", func(s []int64, _ *rand.Rand) {
-		for i := range s {
-			s[i] = int64(i)
-		}
-	}},
-	{"reversed", func(s []int64, _ *rand.Rand) {
-		for i := range s {
-			s[i] = int64(len(s) - i)
-		}
-	}},
-	{"mod16", func(s []int64, r *rand.Rand) {
-		for i := range s {
-			s[i] = r.Int64() % 16
-		}
-	}},
-	{"equal", func(s []int64, _ *rand.Rand) {
-		for i := range s {
-			s[i] = 42
-		}
-	}},
-}
-
 // BenchmarkSortInputs sorts copies of the same int64 input with Sort and
 // SortFunc (cmp.Compare) on pools of 1 and 2 workers, for each input class
 // and size. cpu-ns/op is the process's CPU time per sort (getrusage),
@@ -77,7 +45,7 @@ func BenchmarkSortInputs(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, in := range sortInputs {
+		for _, in := range patterns { // sort_test.go's input classes
 			for _, n := range []int{1_000, 100_000, 10_000_000} {
 				input := make([]int64, n)
 				in.fill(input, rand.New(rand.NewPCG(1, 2)))
