@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -73,14 +72,7 @@ func TestPiecesThatWaitForEachOtherAllStart(t *testing.T) {
 				require.NoError(t, err)
 				defer func() { require.NoError(t, p.Close()) }()
 				watchdog(t, func() {
-					for round := range 3 {
-						time.Sleep(20 * time.Millisecond) // the workers go to sleep
-						m := testutil.NewMeeting(workers, testutil.MeetingWait)
-						p.Run(func() { st.run(workers, m.Arrive) })
-						if !assert.Zero(t, m.Missed(), "round %d: pieces that gave up waiting for all %d to start", round, workers) {
-							return
-						}
-					}
+					testutil.MeetingRounds(t, testutil.MeetingRepeats, workers, func(arrive func()) { p.Run(func() { st.run(workers, arrive) }) })
 				})
 			})
 		}

@@ -3,17 +3,11 @@ package runtime
 import (
 	"fmt"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/internal/testutil"
 )
-
-// meetingRounds is how many times each meeting test hands its pieces to
-// a pool whose workers have gone to sleep.
-const meetingRounds = 3
 
 // TestPiecesThatWaitForEachOtherAllStart hands P pieces that each wait
 // until all P have started to a sleeping registry of P workers: every
@@ -58,14 +52,7 @@ func TestPiecesThatWaitForEachOtherAllStart(t *testing.T) {
 				require.NoError(t, err)
 				defer func() { require.NoError(t, r.Close()) }()
 				testutil.Watchdog(t, testutil.Limit, func() {
-					for round := range meetingRounds {
-						time.Sleep(20 * time.Millisecond) // the workers go to sleep
-						m := testutil.NewMeeting(workers, testutil.MeetingWait)
-						st.run(r, workers, m.Arrive)
-						if !assert.Zero(t, m.Missed(), "round %d: pieces that never saw all %d start", round, workers) {
-							return
-						}
-					}
+					testutil.MeetingRounds(t, testutil.MeetingRepeats, workers, func(arrive func()) { st.run(r, workers, arrive) })
 				})
 			})
 		}

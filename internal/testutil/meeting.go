@@ -3,6 +3,7 @@ package testutil
 import (
 	"runtime"
 	"sync/atomic"
+	"testing"
 	"time"
 )
 
@@ -56,4 +57,26 @@ const MeetingWait = 3 * time.Second
 func WithProcs(t interface{ Cleanup(func()) }, n int) {
 	prev := runtime.GOMAXPROCS(n)
 	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+}
+
+// MeetingRepeats is how many rounds each meeting test runs: a piece
+// stranded by chance in one round shows up in another.
+const MeetingRepeats = 3
+
+// MeetingRounds runs rounds meetings of n pieces, each after the pool's
+// workers have had time to fall asleep: start hands arrive to the code
+// under test, which calls it once at the start of each of its n pieces
+// and returns when all have finished. It fails t, and stops, at the first
+// round in which a piece gave up waiting for the others.
+func MeetingRounds(t testing.TB, rounds, n int, start func(arrive func())) {
+	t.Helper()
+	for round := range rounds {
+		time.Sleep(20 * time.Millisecond) // the workers go to sleep
+		m := NewMeeting(n, MeetingWait)
+		start(m.Arrive)
+		if missed := m.Missed(); missed != 0 {
+			t.Errorf("round %d: %d of %d pieces gave up waiting for all to start", round, missed, n)
+			return
+		}
+	}
 }
