@@ -19,10 +19,10 @@ import (
 // batch before theirs has completed. Memory stays bounded: at most 4
 // batches per worker of the pool are in flight (pulled and not yet
 // consumed), of at most 4096 items each, so at most 16384 items and their
-// results per worker. Batches start at one
-// item, so a short sequence of expensive items spreads over the workers,
-// and double while a batch computes in less than 50 µs, so that handing one over, which may wake a sleeping worker, costs little
-// next to computing it.
+// results per worker. Batches start at one item, so a short sequence of
+// expensive items spreads over the workers, and double while a batch
+// computes in less than 50 µs, so that handing one over, which may wake a
+// sleeping worker, costs little next to computing it.
 //
 // Breaking out of the consumer's loop (or a panic in it) stops the
 // pulling, skips the items not yet started and returns once the calls of f
