@@ -339,6 +339,40 @@ func (d *ChaseLev[T]) Steal() (*T, StealResult) {
 	return v, Success
 }
 
+// StealIf is Steal for a thief that wants only some items: it looks at
+// the oldest item first and takes it only if keep returns true for it,
+// returning (nil, Empty) otherwise. keep may be called on an item that
+// another thread takes or has taken meanwhile (the claim comes after it),
+// so it must read only what stays valid: fields written before the item
+// was pushed, read atomically if their owner may rewrite them later.
+func (d *ChaseLev[T]) StealIf(keep func(*T) bool) (*T, StealResult) {
+	t := d.top.Load()
+	b := d.bottom.Load()
+	if t >= b {
+		return nil, Empty
+	}
+	r := d.ring.Load()
+	v := r.slot(t).Load()
+	if !keep(v) {
+		return nil, Empty
+	}
+	if !d.top.CompareAndSwap(t, t+1) {
+		return nil, Retry
+	}
+	return v, Success
+}
+
+// Peek returns the newest item without removing it, or nil if the deque
+// is empty. Only the owner may call it. Thieves may take the item at any
+// time, so a following Pop returns either the same item or nil.
+func (d *ChaseLev[T]) Peek() *T {
+	b := d.bottom.Load() - 1
+	if d.top.Load() > b {
+		return nil
+	}
+	return d.ring.Load().slot(b).Load()
+}
+
 // Len returns bottom-top from two successive loads, clamped at 0. From the
 // owner with no thieves running it is exact; otherwise it is a snapshot
 // that may be stale by the time it returns. It is never negative, although

@@ -4,6 +4,7 @@ package sleep
 
 import (
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -36,4 +37,19 @@ func (p *parker) park() {
 func (p *parker) unpark() {
 	p.word.Store(1)
 	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&p.word)), futexWakePrivate, 1, 0, 0, 0)
+}
+
+// parkFor is park with a deadline: it reports whether it consumed a token
+// (false: d passed first).
+func (p *parker) parkFor(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for !p.word.CompareAndSwap(1, 0) {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		ts := unix.NsecToTimespec(int64(left))
+		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&p.word)), futexWaitPrivate, 0, uintptr(unsafe.Pointer(&ts)), 0, 0)
+	}
+	return true
 }

@@ -2,6 +2,8 @@
 
 package sleep
 
+import "time"
+
 // Backend names the parker implementation compiled in.
 const Backend = "channel"
 
@@ -15,3 +17,16 @@ func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
 func (p *parker) park() { <-p.tokens }
 
 func (p *parker) unpark() { p.tokens <- struct{}{} }
+
+// parkFor is park with a deadline: it reports whether it consumed a token
+// (false: d passed first).
+func (p *parker) parkFor(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.tokens:
+		return true
+	case <-t.C:
+		return false
+	}
+}

@@ -5,6 +5,7 @@ import (
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Tunables of the idle loop. One round is one failed search for work
@@ -86,9 +87,15 @@ const cacheLine = 64
 // the worker has registered itself as sleeping in the counters and nobody
 // has woken it; it is guarded by mu, and whoever turns it from true to false
 // also removes the worker from the sleeping count and unparks it.
+//
+// onLatch is true exactly while the worker is parked in ParkOnLatch and
+// nobody has woken it (it is then not in the counters, and never blocked);
+// it is guarded by mu, and whoever turns it from true to false unparks the
+// worker, unless the worker itself turns it off after its park timed out.
 type workerSleep struct {
 	mu      sync.Mutex
 	blocked bool
+	onLatch bool
 	parker  parker
 	sleeps  atomic.Uint64   // times this worker blocked
 	wakeups atomic.Uint64   // times another woke it
@@ -227,6 +234,45 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	latch.wakeUp()
 }
 
+// ParkOnLatch blocks the worker until latch is set, or until timeout
+// passes if timeout > 0, outside the protocol: the worker does not count as
+// looking or sleeping, so posts of work never wake it (wakeAny skips it)
+// and never count on it to take their jobs. Only the latch's setter
+// (WakeWorker), Close (WakeAll) or the timeout ends the park; it may also
+// return early, so the caller checks the latch and calls again.
+//
+// It is for a worker that waits but may not take just any job: a worker
+// that refuses work it is offered must not be one of the sleepers a post
+// wakes, or the post's wake-up would go to it and the job would stay
+// queued with the workers that could take it asleep.
+func (s *Sleep) ParkOnLatch(worker int, latch *Latch, timeout time.Duration) {
+	if !latch.getSleepy() {
+		return
+	}
+	ws := &s.workers[worker]
+	ws.mu.Lock()
+	if !latch.fallAsleep() {
+		ws.mu.Unlock()
+		return // set meanwhile
+	}
+	ws.onLatch = true
+	ws.mu.Unlock()
+	if timeout <= 0 {
+		ws.parker.park()
+	} else if !ws.parker.parkFor(timeout) {
+		// Timed out. If a waker cleared onLatch meanwhile, its token is
+		// on its way: take it, or the next park would return at once.
+		ws.mu.Lock()
+		woken := !ws.onLatch
+		ws.onLatch = false
+		ws.mu.Unlock()
+		if woken {
+			ws.parker.park()
+		}
+	}
+	latch.wakeUp()
+}
+
 // NewInternalJobs announces n jobs pushed on a worker's own deque: n
 // pieces of work that idle workers can take, which may be fewer records
 // (an engine that pushes one record for many tasks and splits it for
@@ -273,10 +319,11 @@ func (s *Sleep) newJobs(n int, queueWasEmpty bool) {
 	}
 }
 
-// wakeAny wakes up to n sleeping workers, lowest index first.
+// wakeAny wakes up to n sleeping workers, lowest index first. Workers
+// parked on a latch (ParkOnLatch) are not sleepers: they are skipped.
 func (s *Sleep) wakeAny(n int) {
 	for i := range s.workers {
-		if s.WakeWorker(i) {
+		if s.wake(i, false) {
 			if n--; n == 0 {
 				return
 			}
@@ -284,18 +331,26 @@ func (s *Sleep) wakeAny(n int) {
 	}
 }
 
-// WakeWorker wakes worker i if it is blocked and reports whether it was.
-// Setters of a latch whose waiter was sleeping call it, and Close calls it
-// for every worker.
-func (s *Sleep) WakeWorker(i int) bool {
+// WakeWorker wakes worker i if it is blocked, asleep in the protocol or
+// parked on a latch, and reports whether it was. Setters of a latch whose
+// waiter was sleeping call it, and Close calls it for every worker.
+func (s *Sleep) WakeWorker(i int) bool { return s.wake(i, true) }
+
+// wake wakes worker i if it sleeps in the protocol, or, with onLatch, if
+// it is parked on a latch.
+func (s *Sleep) wake(i int, onLatch bool) bool {
 	ws := &s.workers[i]
 	ws.mu.Lock()
-	if !ws.blocked {
+	switch {
+	case ws.blocked:
+		ws.blocked = false
+		s.counters.subSleeping()
+	case onLatch && ws.onLatch:
+		ws.onLatch = false
+	default:
 		ws.mu.Unlock()
 		return false
 	}
-	ws.blocked = false
-	s.counters.subSleeping()
 	ws.mu.Unlock()
 	ws.parker.unpark()
 	s.wakeups.Add(1)
