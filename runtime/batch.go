@@ -155,7 +155,7 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 		}
 	}()
 	for ; i < hi; i++ {
-		if i > lo && w.reg.prio.anyQueued() && !w.betweenTasks(level) {
+		if i > lo && w.reg.prio.anyQueued() && w.iso == 0 && !w.betweenTasks(level) {
 			w.queuePart(b, i, hi, level)
 			return hi, hi
 		}

@@ -179,7 +179,7 @@ func (f *Future) Wait() {
 func (w *Worker) waitFuture(f *Future) {
 	round := 0
 	for !f.Ready() {
-		if j := w.popPrivate(); j != nil {
+		if j := w.popOwnPrivate(); j != nil {
 			w.execute(j)
 			continue
 		}

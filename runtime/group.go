@@ -299,7 +299,11 @@ func (w *Worker) HelpUntil(cond func() bool) {
 		j := w.takeLocal()
 		if j == nil {
 			w.flushCredit()
-			j = w.findWork(true)
+			if w.iso != 0 {
+				j = w.findIsolated()
+			} else {
+				j = w.findWork(true)
+			}
 		}
 		if j != nil {
 			w.runHelping(j)

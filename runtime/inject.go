@@ -53,5 +53,32 @@ func (q *injector) pop() *Job {
 	return j
 }
 
+// popTagged removes the oldest job with the given isolation tag, or
+// returns nil (an isolated wait's look at the injector; see isolate.go).
+func (q *injector) popTagged(tag uint64) *Job {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := int(q.n.Load())
+	mask := len(q.jobs) - 1
+	for i := range n {
+		j := q.jobs[(q.head+i)&mask]
+		if j.tag.Load() != tag {
+			continue
+		}
+		// Close the gap: the jobs before j move up one slot.
+		for k := i; k > 0; k-- {
+			q.jobs[(q.head+k)&mask] = q.jobs[(q.head+k-1)&mask]
+		}
+		q.jobs[q.head] = nil
+		q.head = (q.head + 1) & mask
+		q.n.Store(int64(n - 1))
+		return j
+	}
+	return nil
+}
+
 // nonEmpty reports whether jobs are waiting (a snapshot).
 func (q *injector) nonEmpty() bool { return q.n.Load() != 0 }

@@ -1,5 +1,7 @@
 package runtime
 
+import "sync/atomic"
+
 // Runner is what a job runs. The records that carry jobs (join frames,
 // spawned tasks, injected calls) implement it on their pointer type, so
 // storing one in a Job does not allocate.
@@ -22,6 +24,11 @@ type Job struct {
 	// only a stolen job's owner resets it, after the thief set it. That
 	// keeps an atomic store off the fork path.
 	Latch Latch
+	// tag is the isolated region of the context that published j, 0 for
+	// none (see isolate.go). The publisher writes it before j becomes
+	// visible; a thief deciding whether to take j may read a record that
+	// is being reused, hence the atomic (a store only when it changes).
+	tag atomic.Uint64
 }
 
 // Init makes j run r and wakes owner (if it sleeps) when j's latch is set.
@@ -33,6 +40,13 @@ func (j *Job) Init(r Runner, owner *Worker) {
 }
 
 func (j *Job) run() { j.runner.Run() }
+
+// setTag marks j as published in context tag.
+func (j *Job) setTag(tag uint64) {
+	if j.tag.Load() != tag {
+		j.tag.Store(tag)
+	}
+}
 
 // level returns j's priority level (0 for joins and plain spawns; see
 // priority.go).

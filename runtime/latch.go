@@ -8,8 +8,7 @@ import "github.com/spindle-go/spindle/sleep"
 type Latch struct {
 	core sleep.Latch
 	// level is the priority level of the Job this latch is part of (see
-	// Job.level). It lives here because it fits in the padding after core,
-	// keeping Job at four words.
+	// Job.level). It lives here because it fits in the padding after core.
 	level uint8
 	owner *Worker
 }

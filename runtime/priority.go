@@ -204,6 +204,7 @@ func (w *Worker) pushLevel(j *Job, tasks int) {
 		return
 	}
 	d := w.levels[l-1]
+	j.setTag(w.iso)
 	wasEmpty := d.Empty()
 	d.Push(j)
 	w.sleep.NewInternalJobs(tasks, wasEmpty)
@@ -218,6 +219,7 @@ func (r *Registry) injectLevel(j *Job, tasks int) {
 		return
 	}
 	r.injected.Add(1)
+	j.setTag(0)
 	wasEmpty := r.prio.injectors[l-1].push(j)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 }
@@ -249,7 +251,8 @@ func (r *Registry) injectLevel(j *Job, tasks int) {
 // The caller runs it; if it is not j it nests like helping (runChosen).
 func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 	p := &w.reg.prio
-	if !p.anyQueued() {
+	if !p.anyQueued() || w.iso != 0 && j.level() == 0 {
+		// In a region only its level-0 jobs may start (isolate.go).
 		return j
 	}
 	for {

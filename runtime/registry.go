@@ -232,9 +232,17 @@ func (r *Registry) Workers() int {
 	return len(r.workers)
 }
 
-// inject queues j, holding tasks tasks, for the workers and wakes
-// sleepers for them if needed (see pushPublic).
+// inject queues j, holding tasks tasks, from outside r's workers (or
+// from a worker of another registry): it belongs to no isolated region.
 func (r *Registry) inject(j *Job, tasks int) {
+	j.setTag(0)
+	r.enqueue(j, tasks)
+}
+
+// enqueue queues j, holding tasks tasks, on the injector for the workers,
+// keeping its isolation tag, and wakes sleepers for it if needed (see
+// pushPublic).
+func (r *Registry) enqueue(j *Job, tasks int) {
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)

@@ -143,6 +143,9 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 // registry's injectors (a task spawned from a goroutine the body started
 // still belongs to the scope: the scope waits for it).
 func (s *Scope) queue(w *Worker, j *Job, level, n int) {
+	if w != nil && w.iso != 0 {
+		level = 0 // so that the region's waits can run it (isolate.go)
+	}
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
 	if w != nil {

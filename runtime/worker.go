@@ -100,6 +100,14 @@ type Worker struct {
 	// default; see Config.Unlocked).
 	locked bool
 
+	// iso is the isolation tag of the context the worker runs in, 0
+	// outside any isolated region; isoStack holds the contexts it
+	// entered, innermost last; isoSerial numbers the regions it opened.
+	// See isolate.go.
+	iso       uint64
+	isoStack  []isoContext
+	isoSerial uint64
+
 	// curLevel is the priority level of the job this worker is running
 	// (0 outside any job); see priority.go.
 	curLevel int
@@ -229,6 +237,7 @@ func (w *Worker) pushSlow(j *Job) {
 // it back or runs it like any private job.
 func (w *Worker) publishOldest() {
 	j := w.private[w.privHead]
+	j.setTag(w.privateTag(w.privHead))
 	wasEmpty := w.publicLen() == 0
 	if !w.publicPush(j) {
 		return
@@ -238,6 +247,9 @@ func (w *Worker) publishOldest() {
 	w.privHead++
 	if w.privHead == w.privTop {
 		w.privHead, w.privTop = 0, 0
+		if len(w.isoStack) > 0 {
+			w.privateEmptied()
+		}
 	}
 }
 
@@ -263,9 +275,10 @@ func (w *Worker) publishOldest() {
 // If a bounded variant deque is full, j goes to the injector instead,
 // where every worker finds it too.
 func (w *Worker) pushPublic(j *Job, tasks int) {
+	j.setTag(w.iso)
 	wasEmpty := w.publicLen() == 0
 	if !w.publicPush(j) {
-		w.reg.inject(j, tasks)
+		w.reg.enqueue(j, tasks)
 		return
 	}
 	w.sleep.NewInternalJobs(tasks, wasEmpty)
@@ -325,7 +338,7 @@ func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
 		wasEmpty := w.publicLen() == 0
 		for _, j := range w.stealBuf[1:n] {
 			if !w.publicPush(j) {
-				w.reg.inject(j, 1)
+				w.reg.enqueue(j, 1)
 			}
 		}
 		w.sleep.NewInternalJobs(n-1, wasEmpty)
@@ -334,7 +347,9 @@ func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
 	return first, n, res
 }
 
-// popPrivate takes the newest private job, or returns nil.
+// popPrivate takes the newest private job, or returns nil. The job was
+// never published in this context (or not at all), so its tag is stale:
+// it is set to the worker's context, which pushed it.
 func (w *Worker) popPrivate() *Job {
 	t := w.privTop - 1
 	if t < w.privHead {
@@ -344,7 +359,11 @@ func (w *Worker) popPrivate() *Job {
 	w.privTop = t
 	if t == w.privHead {
 		w.privHead, w.privTop = 0, 0
+		if len(w.isoStack) > 0 {
+			w.privateEmptied()
+		}
 	}
+	j.setTag(w.iso)
 	return j
 }
 
@@ -419,8 +438,12 @@ func (w *Worker) runOwnUntil(target *Job) bool {
 }
 
 // popPublished pops this worker's newest published job: from its public
-// deque, else from its deques of levels above 0 (highest level first).
+// deque, else from its deques of levels above 0 (highest level first). In
+// an isolated region, only the newest public job, if it is the region's.
 func (w *Worker) popPublished() *Job {
+	if w.iso != 0 {
+		return w.popPublicTagged(w.iso)
+	}
 	if j := w.publicPop(); j != nil {
 		return j
 	}
@@ -454,7 +477,11 @@ func (w *Worker) executeAt(j *Job, level int) {
 	}
 	prev := w.curLevel
 	w.curLevel = level
-	j.run()
+	if t := j.tag.Load(); t == w.iso {
+		j.run()
+	} else {
+		w.runInContext(j, t) // see isolate.go
+	}
 	w.curLevel = prev
 }
 
@@ -522,6 +549,9 @@ func (w *Worker) runHelping(j *Job) {
 // reason). While urgent work is queued it returns nil, and the full search
 // (findWork) looks at the levels above 0 first.
 func (w *Worker) takeLocal() *Job {
+	if w.iso != 0 {
+		return w.takeLocalIsolated()
+	}
 	if w.reg.prio.anyQueued() {
 		return nil
 	}
@@ -549,6 +579,9 @@ func (w *Worker) publishExecuted() {
 // through the sleep protocol between failed searches, until it finds a job
 // (returned, claimed and not started) or l is set (nil).
 func (w *Worker) look(l *Latch) *Job {
+	if w.iso != 0 {
+		return w.lookIsolated(l)
+	}
 	w.publishExecuted()
 	w.flushCredit()
 	s := w.sleep
@@ -564,16 +597,19 @@ func (w *Worker) look(l *Latch) *Job {
 }
 
 // sleepUntil waits for l without taking any job (the help bound of
-// waitUntil).
+// waitUntil): it backs off, then parks on l. It stays out of the sleep
+// protocol's counts: a worker that takes no job must not look idle to a
+// poster, nor be woken in place of a sleeper that would take the job.
 func (w *Worker) sleepUntil(l *Latch) {
 	w.publishExecuted()
 	w.flushCredit()
-	s := w.sleep
-	idle := s.StartLooking(w.index)
-	for !l.Probe() {
-		s.NoWorkFound(&idle, &l.core, noInjectedWork)
+	for round := 0; !l.Probe(); round++ {
+		if round < isolatedBackoffRounds {
+			sleep.Backoff(round)
+			continue
+		}
+		w.sleep.ParkOnLatch(w.index, &l.core, 0)
 	}
-	s.WorkFound(w.reg.workQueued)
 }
 
 // noteHelpDepth records the current help depth if it is the deepest yet.
@@ -582,10 +618,6 @@ func (w *Worker) noteHelpDepth() {
 		w.maxHelping.Store(int64(w.helping))
 	}
 }
-
-// noInjectedWork tells a worker that refuses the injector not to stay
-// awake for it.
-func noInjectedWork() bool { return false }
 
 // handOffP lets a goroutine that the job just run readied (the caller of
 // Registry.Run from outside the pool, waiting for its result) run at once
