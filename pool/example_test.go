@@ -402,6 +402,33 @@ func ExampleBlock() {
 	// Output: got config
 }
 
+func ExampleIsolate() {
+	p := exPool(2)
+	defer p.Close()
+	// A cache that tasks update under a lock, each update forking. Inside
+	// the lock, Isolate keeps the waiting worker from starting another
+	// queued update, which would block on the lock its caller holds.
+	var mu sync.Mutex
+	cache := map[string]int{}
+	update := func(key string, values []int) {
+		mu.Lock()
+		defer mu.Unlock()
+		pool.Isolate(func() {
+			var left, right int
+			half := len(values) / 2
+			pool.Join(func() { left = exSum(values[:half]) }, func() { right = exSum(values[half:]) })
+			cache[key] = left + right
+		})
+	}
+	p.Scope(func(s *pool.Scope) {
+		for i, key := range []string{"a", "b", "c", "d"} {
+			s.Spawn(func(*pool.Scope) { update(key, exOneToN(1000*(i+1))) })
+		}
+	})
+	fmt.Println(cache["a"], cache["b"], cache["c"], cache["d"])
+	// Output: 500500 2001000 4501500 8002000
+}
+
 func ExampleSubmit() {
 	p := exPool(2)
 	defer p.Close()

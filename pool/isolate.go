@@ -26,12 +26,12 @@ import "github.com/spindle-go/spindle/runtime"
 // 0 whatever the level asked for, so that f's waits can run them; an
 // isolated wait never starts other workers' higher levels.
 //
-// Cost: a region's join halves are marked when they are published
-// (rare, see the guide), not at every fork, so a fork inside f costs
-// what it costs outside. An isolated wait refuses all other work: with
-// few tasks of its own it idles while other work is queued, and it
-// notices tasks of its region that appear on other workers within a
-// millisecond when it had nothing to do (it parks in between).
+// A region's join halves are marked when they are published, not at
+// every fork, so a fork inside f costs what it costs outside. An isolated
+// wait refuses all other work: with few tasks of its own it idles while
+// other work is queued, and when it had nothing to do it parks, noticing
+// tasks of its region that appear on other workers within a millisecond.
+// The guide's "Forking under a lock" has more.
 func Isolate(f func()) {
 	if f == nil {
 		nilFunc("pool.Isolate")

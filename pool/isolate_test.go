@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
@@ -78,64 +80,168 @@ func TestIsolateKeepsALockedForkFromRunningATaskThatTakesTheLock(t *testing.T) {
 // Regions fork trees on a pool that also runs a stream of unrelated
 // tasks. A worker marks itself while it runs a region's code; an unrelated
 // task that starts on a marked worker was started by an isolated wait.
+// Every way of forking runs inside the regions.
 func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 	testutil.NeedTwoPs(t)
 	const workers, regions, depth = 4, 6, 9
-	p := newPool(t, pool.WithWorkers(workers))
 	var inRegion [workers]atomic.Int32
-	var foreignInside, unrelatedRan atomic.Int64
-	var sums [regions]atomic.Int64
-
-	var tree func(r, d int)
-	tree = func(r, d int) {
+	// enter marks the current worker as running a region's code until the
+	// function it returns is called.
+	enter := func() func() {
 		me := &inRegion[pool.WorkerIndex()]
 		me.Add(1)
-		defer me.Add(-1)
-		if d == 0 {
-			testutil.Burn(2000)
-			sums[r].Add(1)
-			return
-		}
-		pool.Join(func() { tree(r, d-1) }, func() { tree(r, d-1) })
+		return func() { me.Add(-1) }
 	}
-	testutil.Watchdog(t, isolateLimit, func() {
-		stop := make(chan struct{})
-		feederDone := make(chan struct{})
-		go func() { // the unrelated work
-			defer close(feederDone)
-			for {
-				select {
-				case <-stop:
+	kinds := []struct {
+		name string
+		walk func(d int, leaf func()) // runs 1<<d leaves, marking every task
+	}{
+		{"Join", func(d int, leaf func()) {
+			var tree func(d int)
+			tree = func(d int) {
+				defer enter()()
+				if d == 0 {
+					leaf()
 					return
-				default:
 				}
-				for range 16 {
-					p.Spawn(func() {
-						if inRegion[pool.WorkerIndex()].Load() > 0 {
-							foreignInside.Add(1)
-						}
-						unrelatedRan.Add(1)
-						testutil.Burn(500)
-					})
-				}
-				time.Sleep(50 * time.Microsecond)
+				pool.Join(func() { tree(d - 1) }, func() { tree(d - 1) })
 			}
-		}()
-		var wg sync.WaitGroup
-		for r := range regions {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				p.Run(func() { pool.Isolate(func() { tree(r, depth) }) })
-			}()
-		}
-		wg.Wait()
-		close(stop)
-		<-feederDone
-	})
-	for r := range regions {
-		assert.Equal(t, int64(1)<<depth, sums[r].Load(), "region %d", r)
+			tree(d)
+		}},
+		{"Scope", func(d int, leaf func()) {
+			pool.Current().Scope(func(s *pool.Scope) {
+				var tree func(s *pool.Scope, d int)
+				tree = func(s *pool.Scope, d int) {
+					defer enter()()
+					if d == 0 {
+						leaf()
+						return
+					}
+					s.Spawn(func(s *pool.Scope) { tree(s, d-1) })
+					s.Spawn(func(s *pool.Scope) { tree(s, d-1) })
+				}
+				tree(s, d)
+			})
+		}},
+		{"Group", func(d int, leaf func()) {
+			g, _ := pool.Current().NewGroup(context.Background())
+			var tree func(d int)
+			tree = func(d int) {
+				defer enter()()
+				if d == 0 {
+					leaf()
+					return
+				}
+				for range 2 {
+					g.Go(func() error { tree(d - 1); return nil })
+				}
+			}
+			tree(d)
+			_ = g.Wait()
+		}},
+		{"forkjoin.For", func(d int, leaf func()) {
+			forkjoin.For(0, 1<<d, 1, func(lo, hi int) {
+				defer enter()()
+				for range hi - lo {
+					leaf()
+				}
+			})
+		}},
+		{"nested Isolate", func(d int, leaf func()) {
+			var tree func(d int)
+			tree = func(d int) {
+				defer enter()()
+				if d == 0 {
+					leaf()
+					return
+				}
+				pool.Isolate(func() {
+					pool.Join(func() { tree(d - 1) }, func() { tree(d - 1) })
+				})
+			}
+			tree(d)
+		}},
 	}
-	assert.Zero(t, foreignInside.Load(), "unrelated tasks started inside a region")
-	assert.Positive(t, unrelatedRan.Load())
+	for _, kind := range kinds {
+		t.Run(kind.name, func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(workers))
+			var foreignInside, unrelatedRan atomic.Int64
+			var leaves [regions]atomic.Int64
+			testutil.Watchdog(t, isolateLimit, func() {
+				stop := make(chan struct{})
+				feederDone := make(chan struct{})
+				go func() { // the unrelated work
+					defer close(feederDone)
+					for {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						for range 16 {
+							p.Spawn(func() {
+								if inRegion[pool.WorkerIndex()].Load() > 0 {
+									foreignInside.Add(1)
+								}
+								unrelatedRan.Add(1)
+								testutil.Burn(500)
+							})
+						}
+						time.Sleep(50 * time.Microsecond)
+					}
+				}()
+				var wg sync.WaitGroup
+				for r := range regions {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						leaf := func() { testutil.Burn(2000); leaves[r].Add(1) }
+						p.Run(func() { pool.Isolate(func() { kind.walk(depth, leaf) }) })
+					}()
+				}
+				wg.Wait()
+				close(stop)
+				<-feederDone
+			})
+			for r := range regions {
+				assert.Equal(t, int64(1)<<depth, leaves[r].Load(), "region %d", r)
+			}
+			assert.Zero(t, foreignInside.Load(), "unrelated tasks started inside a region")
+			assert.Positive(t, unrelatedRan.Load())
+		})
+	}
+}
+
+func TestIsolateOffThePoolCallsF(t *testing.T) {
+	ran := false
+	pool.Isolate(func() { ran = true })
+	assert.True(t, ran)
+	assert.PanicsWithValue(t, "pool.Isolate: nil function", func() { pool.Isolate(nil) })
+}
+
+// A region's tasks that it does not wait for outlive it and still run,
+// once each, on workers outside any region; and the priority a region
+// asks for does not keep its own wait from running what it spawned.
+func TestARegionsTasksOutliveIt(t *testing.T) {
+	p := newClosablePool(t, pool.WithWorkers(2))
+	var detached, scoped, urgent atomic.Int32
+	watchdog(t, func() {
+		p.Scope(func(outer *pool.Scope) {
+			pool.Isolate(func() {
+				for range 10 {
+					pool.Spawn(func() { detached.Add(1) })
+					outer.Spawn(func(*pool.Scope) { scoped.Add(1) })
+				}
+				pool.Current().Scope(func(s *pool.Scope) {
+					for range 10 {
+						s.SpawnPriority(pool.MaxPriority, func(*pool.Scope) { urgent.Add(1) })
+					}
+				})
+				assert.Equal(t, int32(10), urgent.Load())
+			})
+		})
+		assert.Equal(t, int32(10), scoped.Load())
+		require.NoError(t, p.Close())
+	})
+	assert.Equal(t, int32(10), detached.Load())
 }

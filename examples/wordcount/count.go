@@ -2,6 +2,8 @@ package main
 
 import (
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/spindle-go/spindle/forkjoin"
 )
@@ -55,6 +57,29 @@ func countParallel(text []byte) map[string]int {
 			return countFrom(counts, text, lo, hi)
 		},
 		mergeCounts)
+}
+
+// countThreads counts the words of text cut into parts equal parts, each
+// on a goroutine locked to its OS thread (as a pool's workers are) into a
+// map of its own, then merges the maps in order: the floor of any parallel
+// count, with nothing scheduled and no piece stolen.
+func countThreads(text []byte, parts int) map[string]int {
+	counts := make([]map[string]int, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			lo, hi := k*len(text)/parts, (k+1)*len(text)/parts
+			counts[k] = countFrom(make(map[string]int), text, lo, hi)
+		})
+	}
+	wg.Wait()
+	total := counts[0]
+	for _, c := range counts[1:] {
+		total = mergeCounts(total, c)
+	}
+	return total
 }
 
 // mergeCounts adds the smaller map's counts into the larger one and

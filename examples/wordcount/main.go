@@ -1,6 +1,9 @@
 // Command wordcount counts the words of a generated text into a map, with
 // a serial loop and with forkjoin.Fold, checks that the counts agree, and
-// prints both times and their ratio.
+// prints both times and their ratio. It also times the floor of any
+// parallel count on the machine: the text cut into as many parts as there
+// are workers, each counted on a goroutine locked to its thread into a map
+// of its own, and the maps merged; no pool does less.
 //
 //	go run ./examples/wordcount [-mb 50] [-vocab 200000] [-workers N] [-rounds 3]
 //
@@ -39,11 +42,13 @@ func main() {
 	}
 	defer p.Close()
 
-	var serial, parallel map[string]int
-	serialTime, parallelTime := bestAlternated(*rounds,
+	var serial, parallel, floor map[string]int
+	best := bestAlternated(*rounds,
 		func() { serial = countSerial(text) },
-		func() { p.Run(func() { parallel = countParallel(text) }) })
-	if !maps.Equal(serial, parallel) {
+		func() { p.Run(func() { parallel = countParallel(text) }) },
+		func() { floor = countThreads(text, *workers) })
+	serialTime, parallelTime, floorTime := best[0], best[1], best[2]
+	if !maps.Equal(serial, parallel) || !maps.Equal(serial, floor) {
 		log.Fatal("wordcount: the parallel counts differ from the serial ones")
 	}
 
@@ -54,18 +59,24 @@ func main() {
 	fmt.Printf("%d MB, %d words, %d distinct, %d workers\n", *mb, words, len(serial), p.Workers())
 	fmt.Printf("serial %.1f ms, spindle %.1f ms, ratio %.2f\n",
 		ms(serialTime), ms(parallelTime), parallelTime.Seconds()/serialTime.Seconds())
+	fmt.Printf("floor: %d parts on %d threads and their merge %.1f ms, ratio %.2f\n",
+		*workers, *workers, ms(floorTime), floorTime.Seconds()/serialTime.Seconds())
 }
 
-// bestAlternated runs a and b in turn, rounds times each, and returns the
-// shortest time of each: alternating spreads the machine's changes of load
-// over both.
-func bestAlternated(rounds int, a, b func()) (bestA, bestB time.Duration) {
-	bestA, bestB = time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
-	for range rounds {
-		bestA = min(bestA, timed(a))
-		bestB = min(bestB, timed(b))
+// bestAlternated runs each of fs in turn, rounds times each, and returns
+// the shortest time of each: alternating spreads the machine's changes of
+// load over all of them.
+func bestAlternated(rounds int, fs ...func()) []time.Duration {
+	best := make([]time.Duration, len(fs))
+	for i := range best {
+		best[i] = time.Duration(math.MaxInt64)
 	}
-	return bestA, bestB
+	for range rounds {
+		for i, f := range fs {
+			best[i] = min(best[i], timed(f))
+		}
+	}
+	return best
 }
 
 func timed(f func()) time.Duration {

@@ -38,6 +38,9 @@ func TestCountParallelMatchesSerial(t *testing.T) {
 		require.Equal(t, want, got)
 	}
 	assert.Equal(t, want, countParallel(text), "off-pool")
+	for _, parts := range []int{1, 2, 3, 7} {
+		assert.Equal(t, want, countThreads(text, parts), "the floor in %d parts", parts)
+	}
 }
 
 func TestGenerate(t *testing.T) {
