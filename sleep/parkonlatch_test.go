@@ -69,7 +69,7 @@ func TestPostsDoNotWakeAWorkerParkedOnALatch(t *testing.T) {
 		}
 		<-done
 	})
-	assert.Equal(t, uint64(1), s.Stats().Wakeups)
+	assert.Zero(t, s.Stats().Wakeups, "a latch park's wake-up counted as the protocol's")
 }
 
 // A timed park returns by itself, and a wake-up that races with the

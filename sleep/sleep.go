@@ -337,7 +337,11 @@ func (s *Sleep) wakeAny(n int) {
 func (s *Sleep) WakeWorker(i int) bool { return s.wake(i, true) }
 
 // wake wakes worker i if it sleeps in the protocol, or, with onLatch, if
-// it is parked on a latch.
+// it is parked on a latch. Only wake-ups from the protocol's sleep are
+// counted and reported to the observer (a latch park is neither), and
+// the observer hears of one before the worker runs again: a worker woken
+// first could otherwise block again and be reported asleep before the
+// report that it woke.
 func (s *Sleep) wake(i int, onLatch bool) bool {
 	ws := &s.workers[i]
 	ws.mu.Lock()
@@ -345,19 +349,20 @@ func (s *Sleep) wake(i int, onLatch bool) bool {
 	case ws.blocked:
 		ws.blocked = false
 		s.counters.subSleeping()
+		ws.mu.Unlock()
+		s.wakeups.Add(1)
+		ws.wakeups.Add(1)
+		if o := s.observer; o != nil {
+			o(i, false)
+		}
 	case onLatch && ws.onLatch:
 		ws.onLatch = false
+		ws.mu.Unlock()
 	default:
 		ws.mu.Unlock()
 		return false
 	}
-	ws.mu.Unlock()
 	ws.parker.unpark()
-	s.wakeups.Add(1)
-	ws.wakeups.Add(1)
-	if o := s.observer; o != nil {
-		o(i, false)
-	}
 	return true
 }
 

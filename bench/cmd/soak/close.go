@@ -152,7 +152,7 @@ func (c *closeRun) call(i int) {
 			c.futs = append(c.futs, f)
 		}
 	case 4:
-		v = c.s.sumOn(c.r, c.p, famClose, 1+c.r.IntN(256))
+		v = c.s.sumOn(c.r, c.p, famClose, 1+c.r.IntN(256), nil)
 	case 5:
 		var ran atomic.Int32
 		v = catch(func() {

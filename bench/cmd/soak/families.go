@@ -31,6 +31,7 @@ const (
 	famMapErr
 	famFuture
 	famBlock
+	famIsolate
 	famClose
 	famCount
 )
@@ -72,6 +73,7 @@ func init() {
 		famMapErr:      {"maperr", 1, (*soak).mapErr},
 		famFuture:      {"future", 1, (*soak).future},
 		famBlock:       {"block", 1, (*soak).block},
+		famIsolate:     {"isolate", 1, (*soak).isolate},
 		famClose:       {"close", 1, (*soak).closeRace},
 	}
 	for _, f := range families {

@@ -14,13 +14,14 @@ import (
 // kind of join per operation), down to pieces of at most cutoff numbers,
 // each counted in seen (exactly once) and maybe panicking.
 func (s *soak) joinSum(r *rand.Rand, p *pool.Pool) {
-	s.sumOn(r, p, famJoinSum, 1+size(r, 1<<14))
+	s.sumOn(r, p, famJoinSum, 1+size(r, 1<<14), nil)
 }
 
 // sumOn is joinSum's operation for family f, over n numbers, run by
-// p.Run. If p refused the call because it is closed (nothing ran), it
-// returns the panic, for the caller to check; else nil.
-func (s *soak) sumOn(r *rand.Rand, p *pool.Pool, f fam, n int) (refused any) {
+// p.Run (inside around, if not nil, on the worker). If p refused the call
+// because it is closed (nothing ran), it returns the panic, for the
+// caller to check; else nil.
+func (s *soak) sumOn(r *rand.Rand, p *pool.Pool, f fam, n int, around func(body func())) (refused any) {
 	cutoff := 1 + r.IntN(64)
 	kind := r.IntN(4)
 	inj := s.newInjector(r, f, n/cutoff)
@@ -51,7 +52,11 @@ func (s *soak) sumOn(r *rand.Rand, p *pool.Pool, f fam, n int) (refused any) {
 		return a + b
 	}
 	got := -1
-	v := catch(func() { p.Run(func() { got = sum(0, n) }) })
+	body := func() { got = sum(0, n) }
+	if around == nil {
+		around = func(body func()) { body() }
+	}
+	v := catch(func() { p.Run(func() { around(body) }) })
 	if isClosed(v) && got == -1 {
 		return v // refused before it started: nothing ran
 	}

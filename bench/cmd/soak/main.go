@@ -86,6 +86,7 @@ type soak struct {
 	closed       atomic.Int64 // pools created and closed by the close family
 	callers      []caller
 	threads      threadWatch
+	locks        sync.Map    // *pool.Pool -> *sync.Mutex, the isolate family's lock per pool
 	over         atomic.Bool // the run is ending: callers finish their operation and return
 
 	mu         sync.Mutex

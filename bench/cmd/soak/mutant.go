@@ -11,9 +11,10 @@ import (
 
 // A mutant is a deliberately broken contract, to show that the checks
 // catch it. The library is never changed: the soak calls Group.Go,
-// Group.Wait, ForErr and MapErr through the wrappers below, which, under a
-// mutant, turn what the library returned into what a library with that
-// bug would return. Without a mutant they only pass the calls on.
+// Group.Wait, ForErr, MapErr and pool.Isolate through the wrappers below,
+// which, under a mutant, turn what the library returned into what a
+// library with that bug would return, or skip the call. Without a mutant
+// they only pass the calls on.
 type mutant int
 
 const (
@@ -27,16 +28,20 @@ const (
 	// mutMapErrSkip leaves one element of MapErr's result at its zero
 	// value, without calling f on it and without an error.
 	mutMapErrSkip
+	// mutNoIsolate runs pool.Isolate's function without the region: waits
+	// inside it run any queued task.
+	mutNoIsolate
 	mutCount
 )
 
-var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip"}
+var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate"}
 
 var mutantDocs = [mutCount]string{
 	"",
 	"group tasks not yet started when Close is called are dropped without an error",
 	"Group.Wait, ForErr and MapErr return the second error tasks returned instead of the first",
 	"MapErr skips one element without an error, leaving its zero value",
+	"pool.Isolate calls its function without isolating its waits",
 }
 
 func parseMutant(name string) (mutant, bool) {
@@ -134,4 +139,13 @@ func (s *soak) callMapErr(ctx context.Context, in []int, f func(ctx context.Cont
 		return v, err
 	})
 	return out, s.second(&log, err)
+}
+
+// isolateRegion is pool.Isolate, or, under the no-isolate mutant, a plain call.
+func (s *soak) isolateRegion(f func()) {
+	if s.mutant == mutNoIsolate {
+		f()
+		return
+	}
+	pool.Isolate(f)
 }
