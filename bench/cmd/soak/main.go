@@ -6,7 +6,8 @@
 // Every operation belongs to a family, one per public API family (the
 // table in families.go): joins, scopes, For, Map and Reduce, the sorts and
 // searches, groups (errors, limits, cancellation, nesting), ForErr and
-// MapErr, futures, Block, and pools closed while calls and tasks race
+// MapErr, futures, Block, Isolate (forks under a lock), and pools closed
+// while calls and tasks race
 // with Close. Panics are injected in a share of the operations (-panic-rate),
 // at random tasks, and recovered: an operation with an injected panic must
 // re-panic with a *pool.PanicError carrying one of them; one without must
@@ -86,7 +87,7 @@ type soak struct {
 	closed       atomic.Int64 // pools created and closed by the close family
 	callers      []caller
 	threads      threadWatch
-	locks        sync.Map    // *pool.Pool -> *sync.Mutex, the isolate family's lock per pool
+	locks        sync.Map    // *pool.Pool -> *lockedCount, the isolate family's lock per pool
 	over         atomic.Bool // the run is ending: callers finish their operation and return
 
 	mu         sync.Mutex
