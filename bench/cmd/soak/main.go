@@ -7,11 +7,10 @@
 // table in families.go): joins, scopes, For, Map and Reduce, the sorts and
 // searches, groups (errors, limits, cancellation, nesting), ForErr and
 // MapErr, futures, Block, Isolate (forks under a lock), and pools closed
-// while calls and tasks race
-// with Close. Panics are injected in a share of the operations (-panic-rate),
-// at random tasks, and recovered: an operation with an injected panic must
-// re-panic with a *pool.PanicError carrying one of them; one without must
-// return the right result.
+// while calls and tasks race with Close. Panics are injected in a share of
+// the operations (-panic-rate), at random tasks, and recovered: an
+// operation with an injected panic must re-panic with a *pool.PanicError
+// carrying one of them; one without must return the right result.
 //
 // Each family checks its contract: every task handed over ran exactly
 // once, or its caller got an error or a panic that says it may not have;
