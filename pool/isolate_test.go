@@ -96,18 +96,7 @@ func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 		name string
 		walk func(d int, leaf func()) // runs 1<<d leaves, marking every task
 	}{
-		{"Join", func(d int, leaf func()) {
-			var tree func(d int)
-			tree = func(d int) {
-				defer enter()()
-				if d == 0 {
-					leaf()
-					return
-				}
-				pool.Join(func() { tree(d - 1) }, func() { tree(d - 1) })
-			}
-			tree(d)
-		}},
+		{"Join", func(d int, leaf func()) { forkTree(d, leaf, enter, pool.Join) }},
 		{"Scope", func(d int, leaf func()) {
 			pool.Current().Scope(func(s *pool.Scope) {
 				var tree func(s *pool.Scope, d int)
@@ -148,18 +137,7 @@ func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 			})
 		}},
 		{"nested Isolate", func(d int, leaf func()) {
-			var tree func(d int)
-			tree = func(d int) {
-				defer enter()()
-				if d == 0 {
-					leaf()
-					return
-				}
-				pool.Isolate(func() {
-					pool.Join(func() { tree(d - 1) }, func() { tree(d - 1) })
-				})
-			}
-			tree(d)
+			forkTree(d, leaf, enter, func(a, b func()) { pool.Isolate(func() { pool.Join(a, b) }) })
 		}},
 	}
 	for _, kind := range kinds {
@@ -210,6 +188,17 @@ func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 			assert.Positive(t, unrelatedRan.Load())
 		})
 	}
+}
+
+// forkTree runs 1<<d leaves by forking with fork at every level; each
+// call marks its worker with enter while it runs.
+func forkTree(d int, leaf func(), enter func() func(), fork func(a, b func())) {
+	defer enter()()
+	if d == 0 {
+		leaf()
+		return
+	}
+	fork(func() { forkTree(d-1, leaf, enter, fork) }, func() { forkTree(d-1, leaf, enter, fork) })
 }
 
 func TestIsolateOffThePoolCallsF(t *testing.T) {
