@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
 )
 
 // algoLengths are the input sizes of the algorithm tests: empty, tiny, odd,
@@ -787,6 +788,40 @@ func TestForSeqPanicStopsPulling(t *testing.T) {
 			assert.Equal(t, int64(1), exited.Load(), "iterator returned")
 		})
 	}
+}
+
+// An iterator that goes on calling yield after it returned false (a bug
+// of the iterator's) gets false again and hands nothing more over. The
+// panic comes from a batch that the other worker runs, so that the pulling
+// task learns of it between items and returns false.
+func TestForSeqPanicWithAnIteratorThatIgnoresFalse(t *testing.T) {
+	const n = 1 << 20
+	var calls, falses, afterFalse atomic.Int64
+	stubborn := func(yield func(int) bool) {
+		for i := range n {
+			if !yield(i) {
+				falses.Add(1)
+			} else if falses.Load() > 0 {
+				afterFalse.Add(1)
+			}
+		}
+	}
+	var pe error
+	runAt(t, place{"2 workers", 2}, func() {
+		puller := pool.WorkerIndex()
+		pe = catchPanicError(t, func() {
+			forkjoin.ForSeq(stubborn, func(i int) {
+				calls.Add(1)
+				if pool.WorkerIndex() != puller {
+					panic(errBoom)
+				}
+			})
+		})
+	})
+	require.ErrorIs(t, pe, errBoom, "the other worker ran no batch")
+	assert.Positive(t, falses.Load(), "yield never returned false")
+	assert.Zero(t, afterFalse.Load(), "yield took items after it returned false")
+	assert.Less(t, calls.Load(), int64(n))
 }
 
 // TestForSeqPanicWaitsForRunningCalls has item 0's call still running when

@@ -55,26 +55,42 @@ type seqFeeder[T any] struct {
 }
 
 // pull is the pulling task: it hands seq's items out in batches on s.
+//
+// It calls seq with its own yield function instead of ranging over it: a
+// range over a function keeps a state word of the loop on the heap and
+// stores to it at every item, and that word, a few bytes allocated among
+// others, can share a cache line that another worker writes; with a
+// cheap body those stores then cost more than the rest of the pull (a
+// profile of the 2-worker BenchmarkForSeq put two thirds of the puller's
+// time on that one store in the runs that were slow). What the yield
+// function writes for every item lives in a record padded to lines of its
+// own (pullState).
 func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
 	defer stopOnPanic(&fs.stop)
-	sizer := newSeqBatchSizer()
-	batch := fs.newBatch(sizer.size)
-	for x := range seq {
-		if batch = append(batch, x); len(batch) < sizer.size {
-			continue
+	st := &pullState[T]{sizer: newSeqBatchSizer()}
+	st.batch = fs.newBatch(st.sizer.size)
+	seq(func(x T) bool {
+		if st.stopped {
+			// An iterator that ignored the first false: take nothing
+			// more (the batch is not growing past its size).
+			return false
+		}
+		if st.batch = append(st.batch, x); len(st.batch) < st.sizer.size {
+			return true
 		}
 		if fs.stop.Load() {
-			return
+			st.stopped = true
+			return false
 		}
 		if v := fs.took.Swap(0); v != 0 {
-			sizer.observe(int(v>>48), time.Duration(v&(1<<48-1)))
+			st.sizer.observe(int(v>>48), time.Duration(v&(1<<48-1)))
 		}
 		if fs.waiting.Load() >= fs.maxWaiting {
-			fs.run(batch)
-			batch = batch[:0]
-			continue
+			fs.run(st.batch)
+			st.batch = st.batch[:0]
+			return true
 		}
-		b := batch
+		b := st.batch
 		fs.waiting.Add(1)
 		s.Spawn(func(*pool.Scope) {
 			fs.waiting.Add(-1)
@@ -84,10 +100,26 @@ func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
 			default:
 			}
 		})
-		batch = fs.newBatch(sizer.size)
+		st.batch = fs.newBatch(st.sizer.size)
+		return true
+	})
+	if !st.stopped {
+		fs.run(st.batch)
 	}
-	fs.run(batch)
 }
+
+// pullState is what pull's yield function writes for every item, padded
+// to cache lines of its own.
+type pullState[T any] struct {
+	_       [cacheLine]byte
+	batch   []T
+	sizer   seqBatchSizer
+	stopped bool // a panic stopped the ForSeq: the pull ended early
+	_       [cacheLine]byte
+}
+
+// cacheLine is the size of a cache line, for padding.
+const cacheLine = 64
 
 // newBatch returns an empty slice for a batch of size items: one that a
 // done batch left, or a new one.
