@@ -73,13 +73,15 @@ type isoContext struct {
 // isoIndexShift places a worker's index above its region serial in a tag.
 const isoIndexShift = 48
 
-// How an isolated wait idles between searches: sleep.Backoff for
-// isolatedBackoffRounds rounds, then parks on its latch for
-// isolatedParkMin, doubling up to isolatedParkMax.
+// How a wait that refuses work idles (an isolated wait between searches,
+// and the help bound's wait, which takes no job): sleep.Backoff for
+// parkBackoffRounds rounds, then it parks on its latch; an isolated wait
+// for isolatedParkMin, doubling up to isolatedParkMax, then searches
+// again.
 const (
-	isolatedBackoffRounds = 48
-	isolatedParkMin       = 50 * time.Microsecond
-	isolatedParkMax       = time.Millisecond
+	parkBackoffRounds = 48
+	isolatedParkMin   = 50 * time.Microsecond
+	isolatedParkMax   = time.Millisecond
 )
 
 // Isolate runs f as an isolated region on w: until f returns, every wait
@@ -225,7 +227,7 @@ func (w *Worker) lookIsolated(l *Latch) *Job {
 		if j := w.findIsolated(); j != nil {
 			return j
 		}
-		if round < isolatedBackoffRounds {
+		if round < parkBackoffRounds {
 			sleep.Backoff(round)
 			continue
 		}

@@ -604,7 +604,7 @@ func (w *Worker) sleepUntil(l *Latch) {
 	w.publishExecuted()
 	w.flushCredit()
 	for round := 0; !l.Probe(); round++ {
-		if round < isolatedBackoffRounds {
+		if round < parkBackoffRounds {
 			sleep.Backoff(round)
 			continue
 		}
