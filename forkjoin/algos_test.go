@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -795,6 +796,7 @@ func TestForSeqPanicStopsPulling(t *testing.T) {
 // panic comes from a batch that the other worker runs, so that the pulling
 // task learns of it between items and returns false.
 func TestForSeqPanicWithAnIteratorThatIgnoresFalse(t *testing.T) {
+	testutil.NeedTwoPs(t) // with one P the puller never lets the other worker run
 	const n = 1 << 20
 	var calls, falses, afterFalse atomic.Int64
 	stubborn := func(yield func(int) bool) {
