@@ -116,6 +116,11 @@ func (s *Scope) finishedPanic(call string) {
 func (s *Scope) setDone() {
 	if g := s.group; g != nil && g.offPool {
 		s.done.Set()
+		// The waiter is readied on this worker's P; see
+		// Worker.handOffP.
+		if w := CurrentWorker(); w != nil {
+			w.readiedCaller = true
+		}
 		g.wake <- struct{}{}
 		return
 	}
