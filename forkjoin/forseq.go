@@ -58,13 +58,8 @@ type seqFeeder[T any] struct {
 //
 // It calls seq with its own yield function instead of ranging over it: a
 // range over a function keeps a state word of the loop on the heap and
-// stores to it at every item, and that word, a few bytes allocated among
-// others, can share a cache line that another worker writes; with a
-// cheap body those stores then cost more than the rest of the pull (a
-// profile of the 2-worker BenchmarkForSeq put two thirds of the puller's
-// time on that one store in the runs that were slow). What the yield
-// function writes for every item lives in a record padded to lines of its
-// own (pullState).
+// stores to it at every item, which with a cheap body is a measurable part
+// of the pull (docs/performance.md in the repository, ForSeq).
 func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
 	defer stopOnPanic(&fs.stop)
 	st := &pullState[T]{sizer: newSeqBatchSizer()}
@@ -111,11 +106,9 @@ func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
 // pullState is what pull's yield function writes for every item, padded
 // to cache lines of its own.
 type pullState[T any] struct {
-	_       [cacheLine]byte
 	batch   []T
 	sizer   seqBatchSizer
 	stopped bool // a panic stopped the ForSeq: the pull ended early
-	_       [cacheLine]byte
 }
 
 // cacheLine is the size of a cache line, for padding.

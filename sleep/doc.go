@@ -24,12 +24,11 @@
 // registers a sleeper only while the JEC still equals the snapshot.
 //
 // A worker out of work calls StartLooking, then NoWorkFound after each
-// failed search: CPU pauses, then sched_yield (more pauses when every
-// worker has a CPU of its own), then one Gosched (goroutines it readied on
-// its P run now, not when sysmon retakes the P) and markSleepy, one more
-// full search, then sleep: latch unset -> sleepy, lock its mutex, latch
-// sleepy -> sleeping, tryAddSleeping (back out if the JEC moved), a last
-// look at the injector (back out if it has work), blocked =
+// failed search: CPU pauses, then sched_yield, then one Gosched (goroutines
+// it readied on its P run now, not when sysmon retakes the P) and
+// markSleepy, one more full search, then sleep: latch unset -> sleepy, lock
+// its mutex, latch sleepy -> sleeping, tryAddSleeping (back out if the JEC
+// moved), a last look at the injector (back out if it has work), blocked =
 // true, park. WakeWorker wakes it under the same mutex, so outside the
 // mutex sleeping equals the number of workers with blocked set. WorkFound
 // ends a search and, while work is queued, wakes up to two sleepers: a

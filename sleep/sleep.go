@@ -31,18 +31,8 @@ const (
 	pauseIterations = 64
 	// Rounds after spinRounds and before roundsUntilSleepy yield the OS
 	// thread (sched_yield), letting other threads of the machine run while
-	// this worker keeps its place in the Go scheduler: every round when
-	// the pool has more workers than the machine has CPUs, every
-	// yieldEvery-th round otherwise, the others pausing for
-	// yieldPauseIterations, about as long as a sched_yield takes. With a
-	// CPU per worker no worker needs the CPU, but the runtime's own
-	// threads (the garbage collector's) may; and a stream of sched_yield
-	// calls from an idle worker was measured to slow a busy worker on the
-	// other CPU severalfold in some runs (docs/sleep-notes.md in the
-	// repository has both measurements).
-	roundsUntilSleepy    = 48
-	yieldEvery           = 4
-	yieldPauseIterations = 16
+	// this worker keeps its place in the Go scheduler.
+	roundsUntilSleepy = 48
 	// After announcing itself sleepy a worker searches once more, then
 	// sleeps.
 	roundsUntilSleeping = roundsUntilSleepy + 1
@@ -57,10 +47,6 @@ type Sleep struct {
 	counters atomicCounters
 	_        [cacheLine - 8]byte // posters load counters; keep it alone on its line
 	workers  []workerSleep
-	// yields is set when there are more workers than CPUs: idle workers
-	// then yield their threads at every yield round (see
-	// roundsUntilSleepy).
-	yields bool
 
 	sleeps  atomic.Uint64 // times a worker blocked
 	wakeups atomic.Uint64 // times a worker was woken by another
@@ -121,7 +107,7 @@ func New(n int) *Sleep {
 	if n < 1 || n > MaxWorkers {
 		panic(fmt.Sprintf("sleep.New: %d workers, want 1..%d", n, MaxWorkers))
 	}
-	s := &Sleep{workers: make([]workerSleep, n), yields: n > goruntime.NumCPU()}
+	s := &Sleep{workers: make([]workerSleep, n)}
 	for i := range s.workers {
 		s.workers[i].parker.init()
 	}
@@ -180,11 +166,7 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
 		pause(pauseIterations)
 		st.rounds++
 	case st.rounds < roundsUntilSleepy:
-		if s.yields || st.rounds%yieldEvery == 0 {
-			osYield()
-		} else {
-			pause(yieldPauseIterations)
-		}
+		osYield()
 		st.rounds++
 	case st.rounds == roundsUntilSleepy:
 		// Give up the P once before going to sleep. A worker is a

@@ -2,7 +2,6 @@ package sleep
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 	"testing"
 
@@ -356,13 +355,4 @@ func TestParker(t *testing.T) {
 		}
 		wg.Wait()
 	})
-}
-
-// Idle workers yield their threads at every yield round only when there
-// are more of them than CPUs (see roundsUntilSleepy).
-func TestIdleWorkersYieldAtEveryRoundOnlyWhenOutnumberingTheCPUs(t *testing.T) {
-	cpus := runtime.NumCPU()
-	assert.False(t, New(1).yields)
-	assert.False(t, New(cpus).yields)
-	assert.True(t, New(cpus+1).yields)
 }
