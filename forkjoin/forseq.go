@@ -111,9 +111,6 @@ type pullState[T any] struct {
 	stopped bool // a panic stopped the ForSeq: the pull ended early
 }
 
-// cacheLine is the size of a cache line, for padding.
-const cacheLine = 64
-
 // newBatch returns an empty slice for a batch of size items: one that a
 // done batch left, or a new one.
 func (fs *seqFeeder[T]) newBatch(size int) []T {
