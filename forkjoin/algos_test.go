@@ -799,8 +799,17 @@ func TestForSeqPanicWithAnIteratorThatIgnoresFalse(t *testing.T) {
 	testutil.NeedTwoPs(t) // with one P the puller never lets the other worker run
 	const n = 1 << 20
 	var calls, falses, afterFalse atomic.Int64
+	var otherPanicked atomic.Bool
 	stubborn := func(yield func(int) bool) {
 		for i := range n {
+			if i == 1<<14 {
+				// Let the other worker take a queued batch (and
+				// panic) before pulling on, however loaded the
+				// machine: bounded, and sleeping between looks.
+				for deadline := time.Now().Add(5 * time.Second); !otherPanicked.Load() && time.Now().Before(deadline); {
+					time.Sleep(100 * time.Microsecond)
+				}
+			}
 			if !yield(i) {
 				falses.Add(1)
 			} else if falses.Load() > 0 {
@@ -815,6 +824,7 @@ func TestForSeqPanicWithAnIteratorThatIgnoresFalse(t *testing.T) {
 			forkjoin.ForSeq(stubborn, func(i int) {
 				calls.Add(1)
 				if pool.WorkerIndex() != puller {
+					otherPanicked.Store(true)
 					panic(errBoom)
 				}
 			})
