@@ -385,8 +385,9 @@ func (r *Registry) Stats() Stats { return ReadStats[WorkerStats](r) }
 
 // ReadStats returns a snapshot of r's counts with W for a worker's.
 func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
-	s := r.sleep.Stats()
-	st := StatsOf[W]{Workers: len(r.workers), Injected: r.injected.Load(), Sleeps: s.Sleeps, Wakeups: s.Wakeups}
+	// Each counter is loaded once and the totals are the sums of the
+	// per-worker values, so a snapshot taken while workers run still adds up.
+	st := StatsOf[W]{Workers: len(r.workers), Injected: r.injected.Load()}
 	st.PerWorker = make([]W, len(r.workers))
 	for i, w := range r.workers {
 		ws := r.sleep.WorkerStats(i)
@@ -399,14 +400,15 @@ func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
 			Sleeps:      ws.Sleeps,
 			Wakeups:     ws.Wakeups,
 		}
-		st.Steals += w.steals.Load()
-		st.Executed += w.executed.Load()
-		st.Inversions += w.inversions.Load()
 		for l := range w.levelSteals {
-			n := w.levelSteals[l].Load()
-			pw.StealsByLevel[l] = n
-			st.StealsByLevel[l] += n
+			pw.StealsByLevel[l] = w.levelSteals[l].Load()
+			st.StealsByLevel[l] += pw.StealsByLevel[l]
 		}
+		st.Steals += pw.Steals
+		st.Executed += pw.Executed
+		st.Inversions += pw.Inversions
+		st.Sleeps += pw.Sleeps
+		st.Wakeups += pw.Wakeups
 		st.PerWorker[i] = W(pw)
 		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
 	}

@@ -48,9 +48,6 @@ type Sleep struct {
 	_        [cacheLine - 8]byte // posters load counters; keep it alone on its line
 	workers  []workerSleep
 
-	sleeps  atomic.Uint64 // times a worker blocked
-	wakeups atomic.Uint64 // times a worker was woken by another
-
 	// observer, if set (before the workers start), hears of every worker
 	// that blocks and every blocked worker woken. See Observe.
 	observer func(worker int, asleep bool)
@@ -223,7 +220,6 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	}
 	ws.blocked = true
 	ws.mu.Unlock()
-	s.sleeps.Add(1)
 	ws.sleeps.Add(1)
 	if o := s.observer; o != nil {
 		o(st.worker, true)
@@ -350,7 +346,6 @@ func (s *Sleep) wake(i int, onLatch bool) bool {
 		ws.blocked = false
 		s.counters.subSleeping()
 		ws.mu.Unlock()
-		s.wakeups.Add(1)
 		ws.wakeups.Add(1)
 		if o := s.observer; o != nil {
 			o(i, false)
@@ -379,9 +374,18 @@ type Stats struct {
 	Wakeups uint64 // times a blocked worker was woken by another
 }
 
-// Stats returns the counts so far.
+// Stats returns the counts so far: the sums of WorkerStats over the
+// workers, each worker's counts read once. There is no shared counter for
+// the totals (every sleeper and waker would write one cache line), and so
+// totals never disagree with the per-worker counts they are summed from.
 func (s *Sleep) Stats() Stats {
-	return Stats{Sleeps: s.sleeps.Load(), Wakeups: s.wakeups.Load()}
+	var st Stats
+	for i := range s.workers {
+		ws := s.WorkerStats(i)
+		st.Sleeps += ws.Sleeps
+		st.Wakeups += ws.Wakeups
+	}
+	return st
 }
 
 // Looking reports whether some worker is looking for work (idle, sleepy or

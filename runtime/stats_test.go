@@ -1,0 +1,60 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A snapshot taken while workers steal, sleep and wake still adds up: each
+// total is the sum of the per-worker counts beside it.
+func TestStatsAddUpWhileWorkersRun(t *testing.T) {
+	r := newRegistry(t, Config{Workers: 3})
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // short bursts with pauses: workers steal, sleep and are woken
+		defer wg.Done()
+		for !stop.Load() {
+			submit(r, func() int {
+				var a, b int
+				join(func() { a = 1 }, func() { b = 2 })
+				return a + b
+			})
+			time.Sleep(20 * time.Microsecond)
+		}
+	}()
+	watchdog(t, func() {
+		defer wg.Wait()
+		defer stop.Store(true)
+		var mismatched, changed int
+		var last Stats
+		deadline := time.Now().Add(time.Second)
+		for changed < 1000 && time.Now().Before(deadline) {
+			st := r.Stats()
+			require.Len(t, st.PerWorker, 3)
+			var sum WorkerStats
+			for _, w := range st.PerWorker {
+				sum.Executed += w.Executed
+				sum.Steals += w.Steals
+				sum.Sleeps += w.Sleeps
+				sum.Wakeups += w.Wakeups
+				sum.Inversions += w.Inversions
+			}
+			if sum.Executed != st.Executed || sum.Steals != st.Steals || sum.Sleeps != st.Sleeps ||
+				sum.Wakeups != st.Wakeups || sum.Inversions != st.Inversions {
+				mismatched++
+			}
+			if st.Sleeps != last.Sleeps || st.Wakeups != last.Wakeups {
+				changed++
+			}
+			last = st
+		}
+		assert.Zero(t, mismatched, "snapshots whose totals are not the sums of the per-worker counts (of %d that saw sleeps or wake-ups change)", changed)
+		assert.NotZero(t, changed, "the workers never slept or woke while the test looked")
+	})
+}
