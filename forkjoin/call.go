@@ -37,7 +37,7 @@ func (fr *callFrame[A, R]) call(x A) (r R) {
 // catchCall returns the frame's function of x, or its panic as a
 // *PanicError.
 func (fr *callFrame[A, R]) catchCall(x A) (r R, pe *runtime.PanicError) {
-	defer runtime.Recover(&pe)
+	defer recoverPanic(&pe)
 	return fr.call(x), nil
 }
 
@@ -89,7 +89,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 			pe := w.UnwindFork(&fr.job, step, recover())
 			clearFrame(fr)
 			w.Leave()
-			runtime.Raise(pe)
+			w.Registry().Raise(pe)
 		}
 	}()
 	// The calls are spelled out rather than made through fr.call: this is
@@ -115,7 +115,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 	clearFrame(fr)
 	w.Leave()
 	if py != nil {
-		runtime.Raise(py)
+		w.Registry().Raise(py)
 	}
 	return rx, ry
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/spindle-go/spindle/internal/firsterr"
-	"github.com/spindle-go/spindle/runtime"
 )
 
 // stopper is the shared state of one ForErr or MapErr call: the rule
@@ -29,9 +28,9 @@ func newStopper(call string, ctx context.Context) *stopper {
 // finished.
 func (st *stopper) catch() {
 	if v := recover(); v != nil {
-		pe := runtime.AsPanicError(v)
-		st.Fail(runtime.UserValue(pe))
-		runtime.Raise(pe)
+		pe := asPanicError(v)
+		st.Fail(userValue(pe))
+		raise(pe)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/pool"
-	"github.com/spindle-go/spindle/runtime"
 )
 
 // ForSeq calls f on every item of seq, possibly in parallel on the current
@@ -144,6 +143,6 @@ func (fs *seqFeeder[T]) run(batch []T) {
 func stopOnPanic(stop *atomic.Bool) {
 	if v := recover(); v != nil {
 		stop.Store(true)
-		runtime.Raise(runtime.AsPanicError(v))
+		raise(asPanicError(v))
 	}
 }

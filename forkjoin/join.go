@@ -30,7 +30,7 @@ func (fr *thunkFrame[B]) Run() {
 
 // catchThunk returns f(), or its panic as a *PanicError.
 func catchThunk[R any](f func() R) (r R, pe *runtime.PanicError) {
-	defer runtime.Recover(&pe)
+	defer recoverPanic(&pe)
 	return f(), nil
 }
 
@@ -70,7 +70,7 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 			pe := w.UnwindFork(&fr.job, step, recover())
 			fr.clear()
 			w.Leave()
-			runtime.Raise(pe)
+			w.Registry().Raise(pe)
 		}
 	}()
 	a := fa()
@@ -87,7 +87,7 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 	fr.clear()
 	w.Leave()
 	if pb != nil {
-		runtime.Raise(pb)
+		w.Registry().Raise(pb)
 	}
 	return a, b
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/pool"
-	"github.com/spindle-go/spindle/runtime"
 )
 
 // MapSeq returns an iterator over f(x) for every item x of seq, in seq's
@@ -64,6 +63,13 @@ type mapBatch[T, U any] struct {
 	out  []U
 	took time.Duration // how long computing the batch took
 	fut  *pool.Future[struct{}]
+}
+
+// waitDroppingPanic waits for the batch's computation and ignores its
+// panic.
+func (b *mapBatch[T, U]) waitDroppingPanic() {
+	defer func() { _ = recover() }()
+	b.fut.Wait()
 }
 
 // run pulls seq and yields the results in order, until seq ends, yield
@@ -166,7 +172,7 @@ func (m *mapper[T, U]) finish() {
 	m.stop.Store(true)
 	for ; m.n > 0; m.n-- {
 		b := m.ring[m.head]
-		runtime.Catch(func() { b.fut.Wait() })
+		b.waitDroppingPanic()
 		b.fut = nil
 		m.head = (m.head + 1) % len(m.ring)
 	}

@@ -3,8 +3,6 @@ package forkjoin
 import (
 	"slices"
 	"sync/atomic"
-
-	"github.com/spindle-go/spindle/runtime"
 )
 
 // SortStableFunc sorts s in the order cmp defines, keeping equal elements
@@ -106,9 +104,9 @@ func (st *stableSort[E]) sort(t stableTask[E]) {
 	step := sortingLeft
 	defer func() {
 		if v := recover(); v != nil {
-			pe := runtime.AsPanicError(v)
+			pe := asPanicError(v)
 			restore(t, from, to, step, right.ran)
-			runtime.Raise(pe)
+			raise(pe)
 		}
 	}()
 	if n < stableFork {
@@ -145,11 +143,11 @@ func restore[E any](t stableTask[E], from, to []E, step int, ran *atomic.Bool) {
 // there, when it panics; the panic goes on.
 func restoreLeaf[E any](t stableTask[E]) {
 	if v := recover(); v != nil {
-		pe := runtime.AsPanicError(v)
+		pe := asPanicError(v)
 		if t.toDst {
 			copy(t.dst, t.src)
 		}
-		runtime.Raise(pe)
+		raise(pe)
 	}
 }
 

@@ -45,7 +45,48 @@ func topDo[A any](f func(A), x A, split bool) {
 // on unchanged.
 func rethrow() {
 	if v := recover(); v != nil {
-		runtime.Raise(runtime.AsPanicError(v))
+		raise(asPanicError(v))
+	}
+}
+
+// The four below convert panics as the registry of the calling worker
+// does (runtime.Registry.Raise), and off the pool as pool's registries do:
+// a panic leaves every call as a *pool.PanicError.
+
+// raise panics with pe as the caller's pool shows panics.
+func raise(pe *runtime.PanicError) {
+	if w := runtime.CurrentWorker(); w != nil {
+		w.Registry().Raise(pe)
+	}
+	panic((*pool.PanicError)(pe))
+}
+
+// asPanicError is the record of a recovered panic value, or the one it
+// already is the user value of. Call it from the deferred function that
+// recovered (the stack is taken there).
+func asPanicError(v any) *runtime.PanicError {
+	if w := runtime.CurrentWorker(); w != nil {
+		return w.Registry().AsPanicError(v)
+	}
+	if pe, ok := v.(*pool.PanicError); ok {
+		return (*runtime.PanicError)(pe)
+	}
+	return runtime.AsPanicError(v)
+}
+
+// userValue is pe as the caller's pool hands panics over (a context's
+// cause, an error).
+func userValue(pe *runtime.PanicError) error {
+	if w := runtime.CurrentWorker(); w != nil {
+		return w.Registry().UserValue(pe)
+	}
+	return (*pool.PanicError)(pe)
+}
+
+// recoverPanic, deferred directly, stores the panic's record in dst.
+func recoverPanic(dst **runtime.PanicError) {
+	if v := recover(); v != nil {
+		*dst = asPanicError(v)
 	}
 }
 

@@ -160,10 +160,10 @@ func AnalyzeCPU(f func()) Analysis {
 // cpuTime is set (on Linux; see runtime.Analyze).
 func analyze(call string, f func(), cpuTime bool) Analysis {
 	analysisOnce.Do(func() {
-		r := runtime.AnalysisRegistry()
+		r := runtime.AnalysisRegistry(panicValue{})
 		setOwner(r, &Pool{reg: r})
 	})
-	a := runtime.Analyze(call, f, cpuTime)
+	a := runtime.Analyze(call, f, cpuTime, panicValue{})
 	return Analysis{Work: a.Work, Span: a.Span, Forks: a.Forks, SpanForks: a.SpanForks,
 		StealCost: StealCost}
 }

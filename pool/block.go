@@ -33,7 +33,12 @@ func Block(f func()) {
 		w.Block(f)
 		return
 	}
-	if pe := runtime.Catch(f); pe != nil {
-		runtime.Raise(pe)
+	var pe *runtime.PanicError
+	func() {
+		defer recoverPanic(&pe)
+		f()
+	}()
+	if pe != nil {
+		raise(pe)
 	}
 }

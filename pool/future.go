@@ -22,7 +22,7 @@ func (t *futureTask[T]) Run() { t.rec.Complete(t.compute()) }
 
 // compute runs fn and stores its result, or returns its panic.
 func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
-	defer runtime.Recover(&pe)
+	defer recoverPanic(&pe)
 	fn := t.fn
 	t.fn = nil // the future may outlive the closure's use
 	t.val = fn()

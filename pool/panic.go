@@ -13,9 +13,9 @@ import (
 // *PanicError, once every task the call started has finished; a handler
 // set with WithPanicHandler receives one.
 //
-// PanicError is the engine's panic record (runtime.PanicError) under
-// pool's name: the engine converts it, for free, where a panic leaves it
-// for user code.
+// A PanicError is the memory of the engine's own panic record, under
+// pool's name: the conversion where a panic leaves the engine costs
+// nothing.
 type PanicError struct {
 	Value any
 	Stack []byte
@@ -36,13 +36,29 @@ func (e *PanicError) Format(s fmt.State, verb rune) { (*runtime.PanicError)(e).F
 // through a task's panic.
 func (e *PanicError) Unwrap() error { return (*runtime.PanicError)(e).Unwrap() }
 
-func init() {
-	runtime.SetPanicValue(
-		func(pe *runtime.PanicError) any { return (*PanicError)(pe) },
-		func(v any) *runtime.PanicError {
-			if pe, ok := v.(*PanicError); ok {
-				return (*runtime.PanicError)(pe)
-			}
-			return nil
-		})
+// panicValue shows the engine's panic records as PanicErrors: every
+// registry pool starts is given it (runtime.Config.PanicValue).
+type panicValue struct{}
+
+func (panicValue) Wrap(pe *runtime.PanicError) error { return (*PanicError)(pe) }
+
+func (panicValue) Unwrap(v any) *runtime.PanicError {
+	if pe, ok := v.(*PanicError); ok {
+		return (*runtime.PanicError)(pe)
+	}
+	return nil
+}
+
+// raise panics with pe as a *PanicError, where no registry is at hand.
+func raise(pe *runtime.PanicError) { panic((*PanicError)(pe)) }
+
+// recoverPanic is for code that catches panics without a closure where
+// no registry is at hand: deferred directly, it stores the panic's record
+// (see runtime.Registry.Recover).
+func recoverPanic(dst **runtime.PanicError) {
+	if v := recover(); v != nil {
+		if *dst = (panicValue{}).Unwrap(v); *dst == nil {
+			*dst = runtime.AsPanicError(v)
+		}
+	}
 }

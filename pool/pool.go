@@ -71,7 +71,10 @@ var ErrCloseDefault = errors.New("spindle: Close called on the default pool, whi
 // Option configures New.
 type Option func(*config) error
 
-type config struct{ runtime.Config }
+// config is the engine's settings. spindle's benchmarks and tests select
+// the engine's research variants with options of their own over it
+// (internal/experiment).
+type config = engineopt.Settings
 
 // WithWorkers sets the number of workers (n >= 1). The default is
 // runtime.GOMAXPROCS(0) at the time of New.
@@ -122,24 +125,6 @@ func WithName(name string) Option {
 	return func(c *config) error { c.Name = name; return nil }
 }
 
-// withEngine applies configure to the engine's settings when the pool is
-// built: the entry of the engine's research variants, which spindle's
-// benchmarks and tests select through internal/experiment (it reaches
-// this function through internal/engineopt). An error from configure is
-// New's error.
-func withEngine(configure func(*runtime.Config) error) Option {
-	return func(c *config) error {
-		if configure == nil {
-			return fmt.Errorf("pool: nil engine configuration")
-		}
-		return configure(&c.Config)
-	}
-}
-
-func init() {
-	engineopt.New = func(configure func(*runtime.Config) error) any { return withEngine(configure) }
-}
-
 // WithTrace makes the pool call f for every steal, every worker that goes
 // to sleep and every sleeping worker woken (see Event). f runs on the pool's
 // threads while they look for work: it must be quick and must not block
@@ -152,7 +137,7 @@ func WithTrace(f func(Event)) Option {
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {
-	c := config{runtime.Config{Workers: goruntime.GOMAXPROCS(0)}}
+	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), PanicValue: panicValue{}}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")

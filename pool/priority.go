@@ -57,7 +57,7 @@ func (p PriorityPolicy) String() string { return runtime.PriorityPolicy(p).Strin
 // priority levels. The default is PriorityScanAll.
 func WithPriorityPolicy(p PriorityPolicy) Option {
 	return func(c *config) error {
-		if p > PriorityStrict { // PriorityOblivious is an experiment (withEngine)
+		if p > PriorityStrict { // PriorityOblivious is an experiment (internal/experiment)
 			return fmt.Errorf("pool.WithPriorityPolicy(%d): unknown policy", uint8(p))
 		}
 		c.Priority = runtime.PriorityPolicy(p)

@@ -215,10 +215,12 @@ var analysis struct {
 const AnalysisWorkers = 128
 
 // AnalysisRegistry returns the registry of the analysis worker, started on
-// first use and never closed (one worker, asleep when unused).
-func AnalysisRegistry() *Registry {
+// first use, with pv for its PanicValue, and never closed (one worker,
+// asleep when unused). The worker stands in for every registry, so pv
+// must be theirs.
+func AnalysisRegistry(pv PanicValue) *Registry {
 	analysis.once.Do(func() {
-		r, err := NewRegistry(Config{Workers: 1, Name: "spindle-analysis",
+		r, err := NewRegistry(Config{Workers: 1, Name: "spindle-analysis", PanicValue: pv,
 			Priority: PriorityOblivious, analysis: true,
 			Deque: func() deque.Deque[Job] { return &analysisDeque{} }})
 		if err != nil {
@@ -237,18 +239,19 @@ func AnalysisRegistry() *Registry {
 // machine's preemptions do not inflate but which costs a system call per
 // timestamp. Calls f
 // makes on any registry run on the analysis worker (Worker.analysing).
-// f's panic is re-raised as a *PanicError. call names the public function
+// f's panic is re-raised as a *PanicError, as pv shows it (see
+// AnalysisRegistry). call names the public function
 // for the panic of a nested call.
 //
 // Analyses are serialised; one from inside f panics (it would wait for
 // itself). From a worker of another registry the caller serves its own
 // registry while f runs, like Registry.Run, but blocks its thread while
 // another analysis is in progress.
-func Analyze(call string, f func(), cpuTime bool) Analysis {
+func Analyze(call string, f func(), cpuTime bool, pv PanicValue) Analysis {
 	if w := CurrentWorker(); w != nil && w.analysing {
 		panic(call + ": called inside an analysis (Analyze does not nest)")
 	}
-	r := AnalysisRegistry()
+	r := AnalysisRegistry(pv)
 	analysis.mu.Lock()
 	defer analysis.mu.Unlock()
 	var res Analysis

@@ -110,7 +110,7 @@ func (w *Worker) newPart(lo, hi, level int) *batchPart {
 // the record is freed last.
 func (p *batchPart) Run() {
 	w := CurrentWorker()
-	pe := Catch(func() { p.run(w) })
+	pe := w.reg.Catch(func() { p.run(w) })
 	b := p.b
 	p.b = nil
 	b.donePart(w, pe)
@@ -150,7 +150,7 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 			return
 		}
 		if v := recover(); v != nil {
-			b.taskPanicked(i, toPanicError(v))
+			b.taskPanicked(i, w.reg.AsPanicError(v))
 			next, end = i+1, hi
 		}
 	}()
@@ -229,7 +229,7 @@ func (p *batchPart) runCounted(w *Worker) {
 	if hi-lo > 1 {
 		w.queuePart(b, lo+1, hi, level)
 	}
-	if pe := Catch(func() { b.task(lo) }); pe != nil {
+	if pe := w.reg.Catch(func() { b.task(lo) }); pe != nil {
 		b.taskPanicked(lo, pe)
 	}
 }
@@ -388,7 +388,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.lo, b.hi, b.grain, b.body = lo, hi, grain, body
 	b.pending.Store(1)
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
-	b.donePart(w, Catch(func() { b.first.run(w) }))
+	b.donePart(w, w.reg.Catch(func() { b.first.run(w) }))
 	if !b.done.Probe() {
 		w.drainOwn(&b.done)
 		w.waitUntil(&b.done, w.variant == nil)
@@ -396,7 +396,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.done.Reset()
 	b.body, b.first.b = nil, nil
 	if cp := b.panic.Swap(nil); cp != nil {
-		Raise(cp.pe)
+		w.reg.Raise(cp.pe)
 	}
 }
 

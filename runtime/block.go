@@ -15,21 +15,22 @@ package runtime
 // can see: f does not run on a worker (pool.WorkerIndex() is -1 in f, and
 // f's own fork-join calls go to the default pool).
 func (w *Worker) Block(f func()) {
-	rec := &blockRecord{}
+	rec := &blockRecord{reg: w.reg}
 	rec.done.owner = w
 	go rec.run(f)
 	w.WaitUntil(&rec.done)
 	if rec.panic != nil {
-		Raise(rec.panic)
+		w.reg.Raise(rec.panic)
 	}
 }
 
 type blockRecord struct {
 	done  Latch
+	reg   *Registry // whose PanicValue f's panic is caught with
 	panic *PanicError
 }
 
 func (b *blockRecord) run(f func()) {
-	b.panic = Catch(f)
+	b.panic = b.reg.Catch(f)
 	b.done.Set()
 }

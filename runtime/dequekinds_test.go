@@ -59,7 +59,7 @@ func TestEveryDequeKindRunsTheWork(t *testing.T) {
 					})
 					assert.Equal(t, int64(5000), ran.Load(), "spawned tasks")
 
-					pe := runtime.Catch(func() {
+					pe := r.Catch(func() {
 						r.Run("test run", func() { forkjoin.Do(func(i int) { panicAt(i, 7) }, 3, 7) })
 					})
 					require.NotNil(t, pe)

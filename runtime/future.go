@@ -33,6 +33,7 @@ type Future struct {
 	job     Job
 	waiters atomic.Pointer[futureWaiter]
 	panic   *PanicError // the task's panic; written before done
+	reg     *Registry   // the registry it was submitted to, which raises panic
 }
 
 // futureWaiter is one waiter on a future: a worker's latch, or the
@@ -74,6 +75,7 @@ func (r *Registry) Submit(call string, f *Future, task Runner) {
 	} else {
 		r.enter(call)
 	}
+	f.reg = r
 	f.job.Init(task, nil)
 	if own {
 		w.pushPublic(&f.job, 1)
@@ -166,7 +168,7 @@ func (f *Future) Wait() {
 		}
 	}
 	if pe := f.panic; pe != nil {
-		Raise(pe)
+		f.reg.Raise(pe)
 	}
 }
 

@@ -17,7 +17,7 @@ type testTask struct {
 	fn func()
 }
 
-func (t *testTask) Run() { t.f.Complete(Catch(t.fn)) }
+func (t *testTask) Run() { t.f.Complete(t.f.reg.Catch(t.fn)) }
 
 // TestFutureWaitersRaceCompletion races every kind of waiter against the
 // completion: workers registering latches (from a Run of their own pool's
@@ -106,9 +106,9 @@ func TestFuturePanicIsKept(t *testing.T) {
 	task := &testTask{fn: func() { panic("boom") }}
 	f := &task.f
 	r.Submit("test", f, task)
-	first := Catch(f.Wait)
+	first := r.Catch(f.Wait)
 	require.NotNil(t, first)
 	assert.Equal(t, "boom", first.Value)
-	assert.Same(t, first, Catch(f.Wait))
+	assert.Same(t, first, r.Catch(f.Wait))
 	assert.EqualValues(t, 0, handled.Load())
 }

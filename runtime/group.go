@@ -224,13 +224,13 @@ func (s *Scope) runGroupBody(f func() error) *PanicError {
 	if g.skips && h.Skip() {
 		return nil
 	}
-	pe := Catch(func() {
+	pe := s.reg.Catch(func() {
 		if err := f(); err != nil {
 			h.Fail(err)
 		}
 	})
 	if pe != nil {
-		h.Fail(UserValue(pe))
+		h.Fail(s.reg.UserValue(pe))
 	}
 	return pe
 }
@@ -247,7 +247,7 @@ func (s *Scope) WaitGroup() {
 		s.waitGroupOffPool()
 	}
 	if pe := s.panic.Swap(nil); pe != nil {
-		Raise(pe)
+		s.reg.Raise(pe)
 	}
 }
 

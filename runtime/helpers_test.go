@@ -44,16 +44,10 @@ func recoverValue(f func()) (v any) {
 	return nil
 }
 
-// raised returns the engine's panic record behind v, a value Raise
-// panicked with: v itself, or, when pool is in the test binary (the
-// external tests import it) and has installed its conversions, what pool's
-// PanicError wraps. ok is false for any other value.
+// raised returns the engine's panic record v, a value Raise panicked with
+// on a registry made without a PanicValue; ok is false for any other
+// value.
 func raised(v any) (pe *PanicError, ok bool) {
-	if pe, ok := v.(*PanicError); ok {
-		return pe, true
-	}
-	if unwrapPanic != nil {
-		pe = unwrapPanic(v)
-	}
-	return pe, pe != nil
+	pe, ok = v.(*PanicError)
+	return pe, ok
 }

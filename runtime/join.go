@@ -12,7 +12,7 @@ type closureFrame struct {
 
 // Run is b's execution by a thief: the latch is the last thing it touches.
 func (f *closureFrame) Run() {
-	f.panic = Catch(f.fn)
+	f.panic = f.job.Latch.owner.reg.Catch(f.fn) // the thief's registry, its owner's
 	f.job.Latch.Set()
 }
 
@@ -32,7 +32,7 @@ const (
 // panic, which loses to a's), or waits for the thief that took it; either
 // way the latch is unset again when it returns.
 func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
-	pe := AsPanicError(v)
+	pe := w.reg.AsPanicError(v)
 	if step == ForkRunningA {
 		if w.TakeBack(j) {
 			j.run()
@@ -89,7 +89,7 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 			pe := w.UnwindFork(&f.job, step, recover())
 			f.fn, f.panic = nil, nil
 			w.Leave()
-			Raise(pe)
+			w.reg.Raise(pe)
 		}
 	}()
 	a()
@@ -105,7 +105,7 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 	f.fn, f.panic = nil, nil
 	w.Leave()
 	if pb != nil {
-		Raise(pb)
+		w.reg.Raise(pb)
 	}
 }
 

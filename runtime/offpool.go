@@ -33,6 +33,7 @@ type offPoolB struct {
 	job   Job
 	fn    func()
 	state atomic.Int32
+	reg   *Registry
 	panic *PanicError
 	done  chan struct{} // closed when a worker has run fn
 }
@@ -43,7 +44,7 @@ func (j *offPoolB) Run() {
 	if !j.state.CompareAndSwap(offQueued, offStarted) {
 		return
 	}
-	j.panic = Catch(j.fn)
+	j.panic = j.reg.Catch(j.fn)
 	j.fn = nil
 	if w := CurrentWorker(); w != nil {
 		w.readiedCaller = true // see Worker.handOffP
@@ -60,22 +61,22 @@ func (j *offPoolB) Run() {
 func (r *Registry) JoinOffPool(call string, a, b func()) {
 	r.enter(call)
 	defer r.leave()
-	j := &offPoolB{fn: b, done: make(chan struct{})}
+	j := &offPoolB{fn: b, reg: r, done: make(chan struct{})}
 	j.job.Init(j, nil)
 	r.inject(&j.job, 1)
-	pa := Catch(a)
+	pa := r.Catch(a)
 	var pb *PanicError
 	if j.state.CompareAndSwap(offQueued, offTakenBack) {
 		j.fn = nil
-		pb = Catch(b)
+		pb = r.Catch(b)
 	} else {
 		<-j.done
 		pb = j.panic
 	}
 	if pa != nil {
-		Raise(pa)
+		r.Raise(pa)
 	}
 	if pb != nil {
-		Raise(pb)
+		r.Raise(pb)
 	}
 }

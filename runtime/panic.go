@@ -79,80 +79,76 @@ func (e *PanicError) Unwrap() error {
 // ErrClosed is the error (wrapped) of calls on a pool that was closed.
 var ErrClosed = errors.New("spindle: pool is closed")
 
+// PanicValue is how a registry shows its panic records to user code
+// (Config.PanicValue). pool makes every registry with its own: user code
+// then handles pool's documented PanicError, the same memory as the
+// engine's record under pool's type, so converting costs nothing.
+type PanicValue interface {
+	// Wrap returns pe as user code sees it: the value a task's panic is
+	// re-raised with, handed to a panic handler or made a context's cause.
+	Wrap(pe *PanicError) error
+	// Unwrap returns the record behind v if v is a value Wrap returned
+	// (a re-raised panic on its way up through an enclosing task, which
+	// must not be wrapped twice), and nil for any other value.
+	Unwrap(v any) *PanicError
+}
+
+// recordValue is the PanicValue of a registry made without one: user
+// code sees the record itself.
+type recordValue struct{}
+
+func (recordValue) Wrap(pe *PanicError) error { return pe }
+func (recordValue) Unwrap(any) *PanicError    { return nil }
+
+// Raise panics with pe as r's user code sees it (Config.PanicValue):
+// every place where a task's panic leaves the engine for its caller
+// raises it this way.
+func (r *Registry) Raise(pe *PanicError) { panic(r.panics.Wrap(pe)) }
+
+// UserValue is pe as r's user code sees it, for a panic handed over rather
+// than raised (a panic handler's argument, a context's cause).
+func (r *Registry) UserValue(pe *PanicError) error { return r.panics.Wrap(pe) }
+
 // Catch runs f and returns its panic, if any, as a *PanicError. A panic
-// that already is a *PanicError (one re-raised by a nested join) is passed
-// on as it is, keeping the original stack.
-func Catch(f func()) (pe *PanicError) {
+// that is one of r's re-raised records (a nested join's, on its way up) is
+// passed on as it is, keeping the original stack.
+func (r *Registry) Catch(f func()) (pe *PanicError) {
 	defer func() {
 		if v := recover(); v != nil {
-			pe = toPanicError(v)
+			pe = r.AsPanicError(v)
 		}
 	}()
 	f()
 	return nil
 }
 
-// The value user code sees. The engine records a panic as a *PanicError;
-// what it raises to user code is wrapPanic's value, pool's own PanicError
-// (the same memory under pool's type), so that pool documents the type
-// users handle. A re-raised value that comes back into the engine (a
-// nested join's panic, unwinding through an enclosing task) is recognised
-// by unwrapPanic and not wrapped twice.
-var (
-	wrapPanic   func(*PanicError) any
-	unwrapPanic func(any) *PanicError
-)
-
-// SetPanicValue installs the conversions between the engine's panic
-// record and the value raised to user code. pool calls it once, from its
-// init function, before any pool exists.
-func SetPanicValue(wrap func(*PanicError) any, unwrap func(any) *PanicError) {
-	wrapPanic, unwrapPanic = wrap, unwrap
-}
-
-// Raise panics with pe as user code sees it (see SetPanicValue): every
-// place where a task's panic leaves the engine for its caller raises it
-// this way.
-func Raise(pe *PanicError) {
-	if wrapPanic != nil {
-		panic(wrapPanic(pe))
+// Recover is for records that catch panics without a closure: deferred
+// directly, as `defer r.Recover(&rec.panic)`, it stores the panic.
+func (r *Registry) Recover(dst **PanicError) {
+	if v := recover(); v != nil {
+		*dst = r.AsPanicError(v)
 	}
-	panic(pe)
-}
-
-// UserValue is pe as user code sees it, for a panic handed over rather
-// than raised (a panic handler's argument, a context's cause). It is an
-// error.
-func UserValue(pe *PanicError) error {
-	if wrapPanic != nil {
-		return wrapPanic(pe).(error)
-	}
-	return pe
 }
 
 // AsPanicError converts a recovered panic value to a *PanicError, keeping
-// one that already is. Call it from the deferred function that recovered
-// (the stack is taken there).
-func AsPanicError(v any) *PanicError { return toPanicError(v) }
+// a record that already is one (itself, or as r's user code sees it).
+// Call it from the deferred function that recovered (the stack is taken
+// there).
+func (r *Registry) AsPanicError(v any) *PanicError {
+	if pe := r.panics.Unwrap(v); pe != nil {
+		return pe // re-raised to user code and on its way up again
+	}
+	return AsPanicError(v)
+}
 
-func toPanicError(v any) *PanicError {
+// AsPanicError is Registry.AsPanicError for a registry made without a
+// PanicValue: it keeps only the record type itself, for code that runs on
+// no registry (it recognises its own user type first).
+func AsPanicError(v any) *PanicError {
 	if pe, ok := v.(*PanicError); ok {
 		return pe
-	}
-	if unwrapPanic != nil {
-		if pe := unwrapPanic(v); pe != nil {
-			return pe // re-raised to user code and on its way up again
-		}
 	}
 	// Called inside the deferred function while panicking: the stack still
 	// shows the frames that panicked.
 	return &PanicError{Value: v, Stack: debug.Stack()}
-}
-
-// Recover is for records that catch panics without a closure: deferred
-// directly, as `defer runtime.Recover(&rec.panic)`, it stores the panic.
-func Recover(dst **PanicError) {
-	if v := recover(); v != nil {
-		*dst = toPanicError(v)
-	}
 }

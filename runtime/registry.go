@@ -29,6 +29,9 @@ type Config struct {
 	// PanicHandler receives the *PanicError of a detached task. Nil means
 	// crash the program with it, as an unrecovered goroutine panic would.
 	PanicHandler func(v any)
+	// PanicValue is how the registry shows its panic records to user code
+	// (see PanicValue). Nil means as the *PanicError records themselves.
+	PanicValue PanicValue
 	// EagerPublish puts every job on the public deque at once, as Rayon
 	// does, instead of publishing lazily (see Worker.Push). For
 	// measurements and comparison.
@@ -74,6 +77,7 @@ type Registry struct {
 	injector     injector
 	prio         prioState
 	panicHandler func(v any)
+	panics       PanicValue // never nil (recordValue by default)
 	name         string
 	trace        func(Event)
 
@@ -108,6 +112,9 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	}
 	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace}
+	if r.panics = cfg.PanicValue; r.panics == nil {
+		r.panics = recordValue{}
+	}
 	if n := registries.Add(1); r.name == "" {
 		r.name = "pool-" + strconv.FormatUint(n, 10)
 	}

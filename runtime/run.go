@@ -8,12 +8,13 @@ import "fmt"
 type runJob struct {
 	job   Job
 	fn    func()
+	reg   *Registry
 	panic *PanicError
 	done  chan struct{} // nil when a worker waits on job.Latch
 }
 
 func (j *runJob) Run() {
-	j.panic = Catch(j.fn)
+	j.panic = j.reg.Catch(j.fn)
 	if done := j.done; done != nil {
 		// The caller, an ordinary goroutine, is readied on this worker's
 		// P; see Worker.handOffP.
@@ -37,14 +38,14 @@ func (j *runJob) Run() {
 func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
 	if w != nil && (w.reg == r || w.analysing) {
-		if pe := Catch(f); pe != nil {
-			Raise(pe)
+		if pe := r.Catch(f); pe != nil {
+			r.Raise(pe)
 		}
 		return
 	}
 	r.enter(call)
 	defer r.leave()
-	j := &runJob{fn: f}
+	j := &runJob{fn: f, reg: r}
 	if w == nil {
 		j.done = make(chan struct{})
 	}
@@ -56,7 +57,7 @@ func (r *Registry) Run(call string, f func()) {
 		w.WaitUntil(&j.job.Latch)
 	}
 	if j.panic != nil {
-		Raise(j.panic)
+		r.Raise(j.panic)
 	}
 }
 
@@ -78,8 +79,8 @@ func (j *spawnJob) Run() {
 	j.fn, j.reg = nil, nil
 	freeRecord(&CurrentWorker().spawnJobs, j, j.outside, &outsideSpawnJobs)
 	defer r.leave()
-	if pe := Catch(f); pe != nil {
-		if hp := Catch(func() { r.handlePanic(pe) }); hp != nil {
+	if pe := r.Catch(f); pe != nil {
+		if hp := r.Catch(func() { r.handlePanic(pe) }); hp != nil {
 			go panic(hp)
 		}
 	}
@@ -101,7 +102,7 @@ func (w *Worker) newSpawnJob() *spawnJob {
 
 func (r *Registry) handlePanic(pe *PanicError) {
 	if h := r.panicHandler; h != nil {
-		h(UserValue(pe))
+		h(r.UserValue(pe))
 		return
 	}
 	// As an unrecovered goroutine panic would: crash the program, printing

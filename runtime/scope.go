@@ -55,7 +55,7 @@ func (j *scopeJob) Run() {
 		s.runGroupTask(w, ef)
 		return
 	}
-	s.finishOn(w, Catch(func() { f(s) }))
+	s.finishOn(w, w.reg.Catch(func() { f(s) }))
 }
 
 // newScopeJob returns a task record from w's free list, or for a caller
@@ -179,9 +179,9 @@ func (w *Worker) scope(body func(*Scope)) {
 	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w}}
 	s.done.owner = w
 	s.count.local = 1 // the body
-	s.finishOn(w, Catch(func() { body(s) }))
+	s.finishOn(w, w.reg.Catch(func() { body(s) }))
 	w.waitScope(s)
 	if pe := s.panic.Load(); pe != nil {
-		Raise(pe)
+		w.reg.Raise(pe)
 	}
 }

@@ -68,7 +68,7 @@ func (j *valueJob[T]) Run() {
 	if len(w.valueJobs) < maxFreeRecords {
 		w.valueJobs = append(w.valueJobs, j)
 	}
-	s.finishOn(w, Catch(func() { f(s, x) }))
+	s.finishOn(w, w.reg.Catch(func() { f(s, x) }))
 }
 
 // taskScope is the scope of the task, for scopeOf.

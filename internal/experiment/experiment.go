@@ -103,10 +103,11 @@ func DequeFactory(k DequeKind) (func() deque.Deque[runtime.Job], bool) {
 	return nil, false
 }
 
-// withEngine is pool's option that applies configure to the engine's
-// settings (see internal/engineopt).
+// withEngine is the pool.Option that applies configure to the engine's
+// settings when the pool is built (pool.Option is a function of
+// *engineopt.Settings); an error from configure is pool.New's error.
 func withEngine(configure func(*runtime.Config) error) pool.Option {
-	return engineopt.New(configure).(pool.Option)
+	return func(s *engineopt.Settings) error { return configure(&s.Config) }
 }
 
 // PriorityOblivious is the priority policy that ignores levels (every
