@@ -1,6 +1,11 @@
 package pool
 
-import "github.com/spindle-go/spindle/runtime"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spindle-go/spindle/runtime"
+)
 
 // Stats is a snapshot of a pool's counters, cumulative since New (see
 // Pool.Stats). None of them is counted on the fork path: they change where
@@ -46,16 +51,34 @@ type WorkerStats struct {
 }
 
 // String returns the counts on a line, then a line per worker, for logs.
-func (s Stats) String() string { return engineStats(s).String() }
+func (s Stats) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d workers: executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
+		s.Workers, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
+	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
+		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
+	}
+	for i, w := range s.PerWorker {
+		fmt.Fprintf(&b, "\n  worker %d: executed %d, steals %d (failed: %d empty, %d lost), sleeps %d, wakeups %d",
+			i, w.Executed, w.Steals, w.StealsEmpty, w.StealsLost, w.Sleeps, w.Wakeups)
+	}
+	return b.String()
+}
 
-// engineStats is the engine's snapshot type under pool's WorkerStats.
-// Stats converts to and from it, and WorkerStats is the engine's worker
-// counts type: both conversions compile only while pool's fields are the
-// engine's, so a counter the engine adds cannot be left out here.
-type engineStats = runtime.StatsOf[WorkerStats]
-
-// statsOf is the snapshot of r's counters.
-func statsOf(r *runtime.Registry) Stats { return Stats(runtime.ReadStats[WorkerStats](r)) }
+// statsOf is the snapshot of r's counters. WorkerStats is converted from
+// the engine's worker counts, which compiles only while the two have the
+// same fields: a counter the engine adds cannot be left out here.
+func statsOf(r *runtime.Registry) Stats {
+	c := r.Counts()
+	st := Stats{Workers: len(c.Workers), Injected: c.Injected, MaxHelpDepth: c.MaxHelpDepth,
+		Steals: c.Total.Steals, Executed: c.Total.Executed, Sleeps: c.Total.Sleeps, Wakeups: c.Total.Wakeups,
+		StealsByLevel: c.Total.StealsByLevel, Inversions: c.Total.Inversions,
+		PerWorker: make([]WorkerStats, len(c.Workers))}
+	for i, w := range c.Workers {
+		st.PerWorker[i] = WorkerStats(w)
+	}
+	return st
+}
 
 // Event is one entry of a pool's trace (WithTrace).
 type Event struct {
@@ -70,7 +93,13 @@ type Event struct {
 
 // String describes the event in words ("worker 1 stole from worker 0").
 func (e Event) String() string {
-	return runtime.Event{Kind: runtime.EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim, Waker: e.Waker}.String()
+	switch {
+	case e.Kind == EventSteal:
+		return fmt.Sprintf("worker %d stole from worker %d", e.Worker, e.Victim)
+	case e.Kind == EventWake && e.Waker >= 0:
+		return fmt.Sprintf("worker %d: wake (by worker %d)", e.Worker, e.Waker)
+	}
+	return fmt.Sprintf("worker %d: %v", e.Worker, e.Kind)
 }
 
 // EventKind says what an Event reports.
@@ -96,11 +125,11 @@ func (k EventKind) String() string { return runtime.EventKind(k).String() }
 
 // traceOf adapts a trace function to the engine's events (one closure,
 // made once by WithTrace).
-func traceOf(f func(Event)) func(runtime.Event) {
+func traceOf(f func(Event)) func(kind runtime.EventKind, worker, victim, waker int) {
 	if f == nil {
 		return nil
 	}
-	return func(e runtime.Event) {
-		f(Event{Kind: EventKind(e.Kind), Worker: e.Worker, Victim: e.Victim, Waker: e.Waker})
+	return func(kind runtime.EventKind, worker, victim, waker int) {
+		f(Event{Kind: EventKind(kind), Worker: worker, Victim: victim, Waker: waker})
 	}
 }

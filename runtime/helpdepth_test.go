@@ -52,7 +52,7 @@ func TestHelpingWhileWaitingIsBounded(t *testing.T) {
 			})
 			require.Equal(t, int64(tasks)*want, sum.Load(), "workers=%d", workers)
 		})
-		depth := p.Stats().MaxHelpDepth
+		depth := p.Counts().MaxHelpDepth
 		t.Logf("workers=%d: deepest help nesting %d", workers, depth)
 		assert.LessOrEqual(t, depth, 64, "workers=%d: help nesting beyond the bound", workers)
 	}

@@ -2,28 +2,26 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"sync/atomic"
 )
 
 // Observability: profiler labels on the worker goroutines, per-worker
-// counters (Stats.PerWorker) and an optional event trace (Config.Trace).
+// counters (Registry.Counts) and an optional event trace (Config.Trace).
 // None of it is on the fork path: counters and trace hooks sit where a
 // worker steals, fails to steal or sleeps, which only happens when it has
 // run out of its own work.
 
-// EventKind says what an Event reports.
+// EventKind says what an entry of the trace (Config.Trace) reports.
 type EventKind uint8
 
 const (
-	// EventSteal: Worker took a job from Victim's deque.
+	// EventSteal: worker took a job from victim's deque.
 	EventSteal EventKind = iota + 1
-	// EventSleep: Worker found no work and is about to block.
+	// EventSleep: worker found no work and is about to block.
 	EventSleep
-	// EventWake: Worker, which was blocked, was woken by another thread.
+	// EventWake: worker, which was blocked, was woken by another thread.
 	EventWake
 )
 
@@ -39,36 +37,15 @@ func (k EventKind) String() string {
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// Event is one entry of the trace (Config.Trace).
-type Event struct {
-	Kind   EventKind
-	Worker int // the worker that stole, went to sleep or was woken
-	Victim int // for EventSteal, the worker stolen from; otherwise -1
-	// Waker is, for EventWake, the worker of the same registry that woke
-	// Worker, or -1 when the waker was not one of them (a goroutine
-	// outside the pool, Close); otherwise -1. The wake-ups of a burst of
-	// work form a tree rooted outside the pool, and a worker's depth in it
-	// is how many wake-ups in a row it took to reach it.
-	Waker int
-}
-
-func (e Event) String() string {
-	switch {
-	case e.Kind == EventSteal:
-		return fmt.Sprintf("worker %d stole from worker %d", e.Worker, e.Victim)
-	case e.Kind == EventWake && e.Waker >= 0:
-		return fmt.Sprintf("worker %d: wake (by worker %d)", e.Worker, e.Waker)
-	}
-	return fmt.Sprintf("worker %d: %v", e.Worker, e.Kind)
-}
-
-// WorkerStats are one worker's cumulative counts.
-type WorkerStats workerStats
-
-// workerStats is WorkerStats's fields, the one list of them: a type whose
-// underlying type is this struct (WorkerStats, pool's) can be StatsOf's W.
-type workerStats = struct {
-	Executed    uint64 // jobs it took from a deque or the injector and ran (see Stats.Executed)
+// WorkerStats are one worker's cumulative counts (Counts.Workers), or
+// their sums (Counts.Total). pool's WorkerStats is a type of the same
+// fields, converted from this one: the conversion compiles only while the
+// two lists agree, so a counter added here cannot be left out there.
+type WorkerStats struct {
+	// Executed counts jobs it took from a deque or the injector and ran
+	// (forks taken back are not counted), added in batches of
+	// executedBatch and whenever it runs out of work.
+	Executed    uint64
 	Steals      uint64 // jobs it took from another worker's deque
 	StealsEmpty uint64 // steal attempts that found the victim's deque empty
 	StealsLost  uint64 // steal attempts that lost a race for an item (deque.Retry)
@@ -79,23 +56,18 @@ type workerStats = struct {
 	Inversions    uint64 // tasks it started while a higher level was queued
 }
 
-// workerCounts is the constraint of StatsOf's W.
-type workerCounts interface{ ~workerStats }
-
-// String returns the counts on one line, then a line per worker, for logs.
-func (s StatsOf[W]) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d workers: executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
-		s.Workers, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
-	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
-		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
+// add adds w's counts to s's.
+func (s *WorkerStats) add(w *WorkerStats) {
+	s.Executed += w.Executed
+	s.Steals += w.Steals
+	s.StealsEmpty += w.StealsEmpty
+	s.StealsLost += w.StealsLost
+	s.Sleeps += w.Sleeps
+	s.Wakeups += w.Wakeups
+	for l, n := range w.StealsByLevel {
+		s.StealsByLevel[l] += n
 	}
-	for i, pw := range s.PerWorker {
-		w := workerStats(pw)
-		fmt.Fprintf(&b, "\n  worker %d: executed %d, steals %d (failed: %d empty, %d lost), sleeps %d, wakeups %d",
-			i, w.Executed, w.Steals, w.StealsEmpty, w.StealsLost, w.Sleeps, w.Wakeups)
-	}
-	return b.String()
+	s.Inversions += w.Inversions
 }
 
 // registries numbers registries for their default names.
@@ -114,6 +86,6 @@ func (w *Worker) setLabels() {
 // traceSteal reports a steal to the trace, if there is one.
 func (w *Worker) traceSteal(victim int) {
 	if t := w.reg.trace; t != nil {
-		t(Event{Kind: EventSteal, Worker: w.index, Victim: victim, Waker: -1})
+		t(EventSteal, w.index, victim, -1)
 	}
 }

@@ -40,7 +40,7 @@ func TestARegistryShowsPanicsThroughItsPanicValue(t *testing.T) {
 					join(func() { join(func() { panic("boom") }, func() {}) }, func() {})
 				})
 			},
-			"scope": func() { r.Scope("test scope", func(s *Scope) { s.Spawn(func(*Scope) { panic("boom") }) }) },
+			"scope":             func() { r.Scope("test scope", func(s *Scope) { s.Spawn(func(*Scope) { panic("boom") }) }) },
 			"join off the pool": func() { r.JoinOffPool("test join", func() { panic("boom") }, func() {}) },
 		}
 		for name, f := range cases {

@@ -54,7 +54,7 @@ import (
 // worker puts it back, still counted, and looks for the more urgent work
 // (choose). If that is nowhere to be seen (counted but not yet pushed, or
 // on a worker a sampling search did not try), the default policies start
-// the task anyway and count the inversion (Stats.Inversions); the strict
+// the task anyway and count the inversion (WorkerStats.Inversions); the strict
 // policy waits for the work to become visible and be claimed. Inversions
 // are counted where a worker can see them, at that check: tasks that start
 // on other paths (taken back from the private stack) are not counted.

@@ -30,7 +30,7 @@ func (x *seeded) intn(n int) int {
 // higher level was queued. With one worker nothing runs between a spawn
 // call and its return, so "queued" is exact: spawned (the call returned)
 // and not yet started.
-func oneWorkerOrder(t *testing.T, policy PriorityPolicy) (violations int, st Stats) {
+func oneWorkerOrder(t *testing.T, policy PriorityPolicy) (violations int, st Counts) {
 	p := newRegistry(t, Config{Workers: 1, Priority: policy})
 	var (
 		queued [MaxPriority + 1]int // touched by the single worker only
@@ -80,7 +80,7 @@ func oneWorkerOrder(t *testing.T, policy PriorityPolicy) (violations int, st Sta
 		require.Zero(t, n, "level %d: tasks spawned but never started", l)
 	}
 	require.Equal(t, maxTasks, total)
-	return violations, p.Stats()
+	return violations, p.Counts()
 }
 
 // TestStrictPriorityOneWorker: with one worker, no task starts while a
@@ -101,10 +101,10 @@ func TestStrictPriorityOneWorker(t *testing.T) {
 			violations, st := oneWorkerOrder(t, tc.policy)
 			if tc.wantOrdered {
 				assert.Zero(t, violations)
-				assert.Zero(t, st.Inversions)
+				assert.Zero(t, st.Total.Inversions)
 			} else {
 				assert.Positive(t, violations)
-				assert.Positive(t, st.Inversions)
+				assert.Positive(t, st.Total.Inversions)
 			}
 		})
 	}
@@ -125,7 +125,7 @@ type startRecord struct{ level int }
 // worker saw nothing of a higher level queued), so at T's start H's worker
 // was between claiming H and starting it, and a worker holds one such task
 // at a time.
-func severalWorkersOrder(t *testing.T, workers int, policy PriorityPolicy) (worst int, st Stats) {
+func severalWorkersOrder(t *testing.T, workers int, policy PriorityPolicy) (worst int, st Counts) {
 	p := newRegistry(t, Config{Workers: workers, Priority: policy})
 	const tasks = 1200
 	order := make([]startRecord, tasks)
@@ -176,7 +176,7 @@ func severalWorkersOrder(t *testing.T, workers int, policy PriorityPolicy) (wors
 		worst = max(worst, higher)
 		later[l]++
 	}
-	return worst, p.Stats()
+	return worst, p.Counts()
 }
 
 // TestStrictPrioritySeveralWorkers: with several workers, a task of a
@@ -189,14 +189,14 @@ func TestStrictPrioritySeveralWorkers(t *testing.T) {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
 			worst, st := severalWorkersOrder(t, workers, PriorityStrict)
 			assert.LessOrEqual(t, worst, workers-1, "a higher-level task started after a lower one beyond the claimed-not-started slack")
-			assert.Zero(t, st.Inversions)
+			assert.Zero(t, st.Total.Inversions)
 
 			worst, st = severalWorkersOrder(t, workers, PriorityOblivious)
 			assert.Greater(t, worst, workers-1)
-			assert.Positive(t, st.Inversions)
+			assert.Positive(t, st.Total.Inversions)
 
 			worst, st = severalWorkersOrder(t, workers, PriorityScanAll)
-			t.Logf("scan-all: worst %d, inversions %d", worst, st.Inversions)
+			t.Logf("scan-all: worst %d, inversions %d", worst, st.Total.Inversions)
 		})
 	}
 }
@@ -280,20 +280,20 @@ func TestPriorityPoliciesUnderNesting(t *testing.T) {
 			for i := range n {
 				require.Equal(t, int32(1), counts[i].Load(), "task %d", i)
 			}
-			t.Logf("%v: max help depth %d, inversions %d", policy, p.Stats().MaxHelpDepth, p.Stats().Inversions)
+			t.Logf("%v: max help depth %d, inversions %d", policy, p.Counts().MaxHelpDepth, p.Counts().Total.Inversions)
 			// The strict guarantee yields to the help bound: a worker 64
 			// jobs deep starts what it claimed (counted as an inversion)
 			// rather than nest more urgent work; scope waits inside tasks
 			// nest that deep here.
-			if policy == PriorityStrict && p.Stats().MaxHelpDepth < 64 {
-				assert.Zero(t, p.Stats().Inversions, "%v", p.Stats())
+			if policy == PriorityStrict && p.Counts().MaxHelpDepth < 64 {
+				assert.Zero(t, p.Counts().Total.Inversions, "%v", p.Counts())
 			}
-			st := p.Stats()
+			st := p.Counts()
 			var byLevel uint64
-			for _, s := range st.StealsByLevel {
+			for _, s := range st.Total.StealsByLevel {
 				byLevel += s
 			}
-			assert.Equal(t, st.Steals, byLevel, "steals by level add up to steals")
+			assert.Equal(t, st.Total.Steals, byLevel, "steals by level add up to steals")
 		})
 	}
 }
@@ -415,7 +415,7 @@ func TestSpawnManySpreadsOverWorkers(t *testing.T) {
 	})
 	assert.Positive(t, ran[0].Load())
 	assert.Positive(t, ran[1].Load())
-	assert.Positive(t, p.Stats().Steals)
+	assert.Positive(t, p.Counts().Total.Steals)
 }
 
 // TestStrictOrdersInjectedTasks: urgent tasks spawned from goroutines
@@ -483,7 +483,7 @@ func TestStrictNestingIsBounded(t *testing.T) {
 		})
 	})
 	require.Equal(t, int64(n), done.Load())
-	assert.LessOrEqual(t, p.Stats().MaxHelpDepth, 70)
+	assert.LessOrEqual(t, p.Counts().MaxHelpDepth, 70)
 }
 
 // TestLoopInUrgentTaskIsNotPreempted: a loop (Worker.ForChunks, which
@@ -507,7 +507,7 @@ func TestLoopInUrgentTaskIsNotPreempted(t *testing.T) {
 			})
 			assert.True(t, lowRan.Load())
 			assert.False(t, lowBeforeLoopEnd.Load(), "a level-1 task ran inside the level-3 task's loop")
-			assert.Zero(t, p.Stats().Inversions)
+			assert.Zero(t, p.Counts().Total.Inversions)
 
 			// A loop in a level-0 task gives way to urgent work.
 			var urgentDuringLoop atomic.Bool

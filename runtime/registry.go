@@ -46,11 +46,18 @@ type Config struct {
 	// its items at once (deque.Bulk's StealFraction), thieves take half of
 	// a victim's jobs, up to 64, per steal.
 	Deque func() deque.Deque[Job]
-	// Trace, if set, receives every steal, sleep and wake-up (see Event),
-	// on the worker concerned (the waker's thread for a wake-up). It must
-	// be quick and must not block; without it those paths test one nil
-	// field, and forks never look at it.
-	Trace func(Event)
+	// Trace, if set, receives every steal, sleep and wake-up (see
+	// EventKind), on the worker concerned (the waker's thread for a
+	// wake-up). worker is the worker that stole, went to sleep or was
+	// woken; victim, for a steal, the worker stolen from, otherwise -1;
+	// waker, for a wake-up, the worker of this registry that woke worker,
+	// or -1 when the waker was not one of them (a goroutine outside the
+	// pool, Close), otherwise -1. The wake-ups of a burst of work form a
+	// tree rooted outside the pool, and a worker's depth in it is how many
+	// wake-ups in a row it took to reach it. Trace must be quick and must
+	// not block; without it those paths test one nil field, and forks
+	// never look at it.
+	Trace func(kind EventKind, worker, victim, waker int)
 	// Priority is how strictly workers follow the priority levels of
 	// spawned tasks (see PriorityPolicy).
 	Priority PriorityPolicy
@@ -79,7 +86,7 @@ type Registry struct {
 	panicHandler func(v any)
 	panics       PanicValue // never nil (recordValue by default)
 	name         string
-	trace        func(Event)
+	trace        func(kind EventKind, worker, victim, waker int)
 
 	injected atomic.Uint64
 	// reportWorkers, if set, is what Workers reports instead of the
@@ -127,7 +134,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if t := cfg.Trace; t != nil {
 		r.sleep.Observe(func(worker int, asleep bool) {
 			if asleep {
-				t(Event{Kind: EventSleep, Worker: worker, Victim: -1, Waker: -1})
+				t(EventSleep, worker, -1, -1)
 				return
 			}
 			// The observer of a wake-up runs on the waker's goroutine.
@@ -135,7 +142,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			if w := CurrentWorker(); w != nil && w.reg == r {
 				waker = w.index
 			}
-			t(Event{Kind: EventWake, Worker: worker, Victim: -1, Waker: waker})
+			t(EventWake, worker, -1, waker)
 		})
 	}
 	if err := r.prio.init(cfg.Priority, cfg.Workers); err != nil {
@@ -353,52 +360,26 @@ func (r *Registry) Close() error {
 	return nil
 }
 
-// Stats are cumulative counts since the registry started.
-type Stats = StatsOf[WorkerStats]
-
-// StatsOf is Stats with W for the type of a worker's counts: WorkerStats,
-// or a type of exactly WorkerStats's fields (pool's), so that a wrapper
-// takes a snapshot under its own names with ReadStats and one conversion,
-// which compiles only while its fields are these.
-type StatsOf[W workerCounts] struct {
-	Workers int
-	Steals  uint64 // jobs taken from another worker's deque
-	// Executed counts jobs run that a worker took from a deque or the
-	// injector (forks taken back are not counted). Each worker adds its
-	// count in batches of 64 and whenever it runs out of work, so a busy
-	// worker's count may lag by up to 63.
-	Executed uint64
-	Injected uint64 // jobs submitted from outside the pool
-	Sleeps   uint64 // times a worker blocked
-	Wakeups  uint64 // times a blocked worker was woken by another
-	// PerWorker has each worker's counts, by index.
-	PerWorker []W
+// Counts is a snapshot of a registry's counters, cumulative since it
+// started: each worker's, and their sums. pool.Stats is made from it.
+type Counts struct {
+	Workers []WorkerStats // by worker index
+	// Total has the sums of Workers' counts: a snapshot loads each counter
+	// once, so its totals add up even while workers run.
+	Total    WorkerStats
+	Injected uint64 // jobs submitted from outside the registry
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1), or ran in place of a job
-	// it claimed because more urgent work was queued. Waits for stolen
-	// join halves stop taking other workers' jobs at 64, and from there
-	// priorities stop nesting more urgent work.
+	// it claimed because more urgent work was queued.
 	MaxHelpDepth int
-	// StealsByLevel splits Steals by the priority level of the stolen job
-	// (0: joins and plain spawns).
-	StealsByLevel [MaxPriority + 1]uint64
-	// Inversions counts tasks started while a task of a higher priority
-	// level was queued, where a worker could see it (see PriorityPolicy).
-	Inversions uint64
 }
 
-// Stats returns a snapshot of the counts.
-func (r *Registry) Stats() Stats { return ReadStats[WorkerStats](r) }
-
-// ReadStats returns a snapshot of r's counts with W for a worker's.
-func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
-	// Each counter is loaded once and the totals are the sums of the
-	// per-worker values, so a snapshot taken while workers run still adds up.
-	st := StatsOf[W]{Workers: len(r.workers), Injected: r.injected.Load()}
-	st.PerWorker = make([]W, len(r.workers))
+// Counts returns a snapshot of the counters.
+func (r *Registry) Counts() Counts {
+	c := Counts{Workers: make([]WorkerStats, len(r.workers)), Injected: r.injected.Load()}
 	for i, w := range r.workers {
 		ws := r.sleep.WorkerStats(i)
-		pw := workerStats{
+		pw := WorkerStats{
 			Executed:    w.executed.Load(),
 			Steals:      w.steals.Load(),
 			StealsEmpty: w.stealsEmpty.Load(),
@@ -409,17 +390,12 @@ func ReadStats[W workerCounts](r *Registry) StatsOf[W] {
 		}
 		for l := range w.levelSteals {
 			pw.StealsByLevel[l] = w.levelSteals[l].Load()
-			st.StealsByLevel[l] += pw.StealsByLevel[l]
 		}
-		st.Steals += pw.Steals
-		st.Executed += pw.Executed
-		st.Inversions += pw.Inversions
-		st.Sleeps += pw.Sleeps
-		st.Wakeups += pw.Wakeups
-		st.PerWorker[i] = W(pw)
-		st.MaxHelpDepth = max(st.MaxHelpDepth, int(w.maxHelping.Load()))
+		c.Workers[i] = pw
+		c.Total.add(&pw)
+		c.MaxHelpDepth = max(c.MaxHelpDepth, int(w.maxHelping.Load()))
 	}
-	return st
+	return c
 }
 
 // newWorkerDeque returns a worker's Chase-Lev deque, publishing with

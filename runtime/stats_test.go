@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A snapshot taken while workers steal, sleep and wake still adds up: each
-// total is the sum of the per-worker counts beside it.
+// A snapshot taken while workers steal, sleep and wake still adds up: its
+// totals are the sums of the per-worker counts beside it.
 func TestStatsAddUpWhileWorkersRun(t *testing.T) {
 	r := newRegistry(t, Config{Workers: 3})
 	var stop atomic.Bool
@@ -32,27 +32,22 @@ func TestStatsAddUpWhileWorkersRun(t *testing.T) {
 		defer wg.Wait()
 		defer stop.Store(true)
 		var mismatched, changed int
-		var last Stats
+		var last Counts
 		deadline := time.Now().Add(time.Second)
 		for changed < 1000 && time.Now().Before(deadline) {
-			st := r.Stats()
-			require.Len(t, st.PerWorker, 3)
+			c := r.Counts()
+			require.Len(t, c.Workers, 3)
 			var sum WorkerStats
-			for _, w := range st.PerWorker {
-				sum.Executed += w.Executed
-				sum.Steals += w.Steals
-				sum.Sleeps += w.Sleeps
-				sum.Wakeups += w.Wakeups
-				sum.Inversions += w.Inversions
+			for i := range c.Workers {
+				sum.add(&c.Workers[i])
 			}
-			if sum.Executed != st.Executed || sum.Steals != st.Steals || sum.Sleeps != st.Sleeps ||
-				sum.Wakeups != st.Wakeups || sum.Inversions != st.Inversions {
+			if sum != c.Total {
 				mismatched++
 			}
-			if st.Sleeps != last.Sleeps || st.Wakeups != last.Wakeups {
+			if c.Total.Sleeps != last.Total.Sleeps || c.Total.Wakeups != last.Total.Wakeups {
 				changed++
 			}
-			last = st
+			last = c
 		}
 		assert.Zero(t, mismatched, "snapshots whose totals are not the sums of the per-worker counts (of %d that saw sleeps or wake-ups change)", changed)
 		assert.NotZero(t, changed, "the workers never slept or woke while the test looked")

@@ -69,7 +69,7 @@ type Worker struct {
 
 	// helping counts the jobs on this worker's stack that it took in
 	// WaitUntil, its main loop's included: how deep waits have nested.
-	// maxHelping is the deepest it has been, for Stats. See waitUntil.
+	// maxHelping is the deepest it has been (Counts.MaxHelpDepth). See waitUntil.
 	helping    int
 	maxHelping atomic.Int64
 
@@ -565,7 +565,7 @@ func (w *Worker) takeLocal() *Job {
 }
 
 // executedBatch is how many executed jobs a worker counts privately before
-// adding them to its shared count (Stats.Executed): an atomic add per job
+// adding them to its shared count (WorkerStats.Executed): an atomic add per job
 // was a measurable part of a spawned task's cost.
 const executedBatch = 64
 
