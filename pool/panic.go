@@ -54,7 +54,7 @@ func raise(pe *runtime.PanicError) { panic((*PanicError)(pe)) }
 
 // recoverPanic is for code that catches panics without a closure where
 // no registry is at hand: deferred directly, it stores the panic's record
-// (see runtime.Registry.Recover).
+// (see runtime.Registry.AsPanicError).
 func recoverPanic(dst **runtime.PanicError) {
 	if v := recover(); v != nil {
 		if *dst = (panicValue{}).Unwrap(v); *dst == nil {

@@ -122,14 +122,6 @@ func (r *Registry) Catch(f func()) (pe *PanicError) {
 	return nil
 }
 
-// Recover is for records that catch panics without a closure: deferred
-// directly, as `defer r.Recover(&rec.panic)`, it stores the panic.
-func (r *Registry) Recover(dst **PanicError) {
-	if v := recover(); v != nil {
-		*dst = r.AsPanicError(v)
-	}
-}
-
 // AsPanicError converts a recovered panic value to a *PanicError, keeping
 // a record that already is one (itself, or as r's user code sees it).
 // Call it from the deferred function that recovered (the stack is taken
@@ -142,8 +134,8 @@ func (r *Registry) AsPanicError(v any) *PanicError {
 }
 
 // AsPanicError is Registry.AsPanicError for a registry made without a
-// PanicValue: it keeps only the record type itself, for code that runs on
-// no registry (it recognises its own user type first).
+// PanicValue: it keeps a *PanicError and records any other value. Code
+// that runs on no registry calls it after recognising its own user type.
 func AsPanicError(v any) *PanicError {
 	if pe, ok := v.(*PanicError); ok {
 		return pe

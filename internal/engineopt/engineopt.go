@@ -9,5 +9,5 @@ package engineopt
 
 import "github.com/spindle-go/spindle/runtime"
 
-// Settings is what New's options configure: the engine's settings.
+// Settings is what pool.New's options configure: the engine's settings.
 type Settings struct{ runtime.Config }
