@@ -125,10 +125,13 @@
 //
 // # Panics
 //
-// Every job catches its panic where it happens (Catch, keeping the stack in
-// a *PanicError) and hands it to whoever waits for the job; Join, Scope and
-// Run re-panic with the first panic only after every function they started
-// has returned, so no record is reused while a thief still runs in it.
+// Every job catches its panic where it happens (Registry.Catch, keeping the
+// stack in a *PanicError) and hands it to whoever waits for the job; Join,
+// Scope and Run re-panic with the first panic only after every function
+// they started has returned, so no record is reused while a thief still
+// runs in it. What user code receives is the registry's PanicValue of the
+// record (pool's PanicError, the same memory), and a re-raised one that
+// unwinds into an enclosing job is recognised by it and not wrapped again.
 // Detached tasks (Registry.Spawn) hand their panic to the configured
 // handler, which by default crashes the program as an unrecovered goroutine
 // panic would.
