@@ -77,9 +77,9 @@
 // results left to right, so op need only be associative; identity is the
 // result for an empty input only.
 //
-// Fold cuts its range into pieces of at least its grain, about 8 per
-// worker when the range allows, and runs them as For runs its chunks, one
-// piece per chunk. A worker that runs a piece right after the one before
+// Fold cuts its range into pieces of at least its grain (no minimum for
+// grain <= 0, which picks as in For), about 8 per worker when the range
+// allows, and runs them as For runs its chunks, one piece per chunk. A worker that runs a piece right after the one before
 // it folds on into the same accumulator, so accumulators are made and
 // merged per steal rather than per piece.
 //

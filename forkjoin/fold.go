@@ -1,7 +1,6 @@
 package forkjoin
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/runtime"
@@ -14,7 +13,8 @@ import (
 //
 // The range is cut into consecutive pieces of at least grain indexes each
 // (one piece when the range holds fewer), about 8 per worker when the
-// range is large enough. A run of pieces folds into one accumulator: init
+// range is large enough; grain <= 0 asks for no minimum (those 8 per
+// worker), as For's grain <= 0 picks its chunks. A run of pieces folds into one accumulator: init
 // makes it, at most once per piece, so body may mutate it freely and
 // return it; body(acc, l, h) folds the indexes [l, h) of a piece into acc
 // and returns the new accumulator. merge(a, b) combines the results of
@@ -40,16 +40,12 @@ import (
 // worker that steals while it waits may run two pieces at once on one
 // index; Fold's accumulators belong to runs of pieces, wherever they run.
 //
-// grain < 1 panics with a message naming the call, as does a nil
-// function. A panic in init, body or merge stops the starting of pieces
+// A nil function panics with a message naming the call. A panic in init, body or merge stops the starting of pieces
 // and is re-raised as a *pool.PanicError once the pieces already started
 // have finished.
 func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) S, merge func(a, b S) S) S {
 	if init == nil || body == nil || merge == nil {
 		nilFunc("forkjoin.Fold")
-	}
-	if grain < 1 {
-		panic(fmt.Sprintf("forkjoin.Fold: grain %d < 1", grain))
 	}
 	if lo >= hi {
 		return topCall(callInit[S], init, false)

@@ -20,11 +20,15 @@ import "github.com/spindle-go/spindle/runtime"
 // Regions nest: a wait runs only the innermost region's tasks. Off any
 // worker, Isolate just calls f. A panic in f propagates.
 //
-// What f spawns and does not wait for (pool.Spawn, tasks of a scope or
-// group made outside f) stays queued after f returns, and runs on any
-// worker outside a region. Tasks spawned inside f are queued at priority
-// 0 whatever the level asked for, so that f's waits can run them; an
-// isolated wait never starts other workers' higher levels.
+// A task belongs to the region its waiter is in: tasks of scopes and
+// groups made inside f (by f or by its tasks, on any worker) are f's, and
+// f's waits run them. What f spawns for nobody inside f to wait for
+// (pool.Spawn, tasks of a scope or group made outside f, on any worker)
+// is never run by f's waits, so such a task may take a lock f's caller
+// holds: it runs on a worker outside any region, after f returns if no
+// other worker is free. Tasks of f's scopes and groups are queued at
+// priority 0 whatever the level asked for, so that f's waits can run
+// them; an isolated wait never starts other workers' higher levels.
 //
 // A region's join halves are marked when they are published, not at
 // every fork, so a fork inside f costs what it costs outside. An isolated

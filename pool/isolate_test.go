@@ -234,3 +234,69 @@ func TestARegionsTasksOutliveIt(t *testing.T) {
 	})
 	assert.Equal(t, int32(10), detached.Load())
 }
+
+// A task spawned inside a region for nobody in the region to wait for (a
+// detached task, or one of a scope or group made outside the region)
+// commonly takes the lock the region's caller holds. The region's waits
+// must never run it: here the stolen half spawns it, and the worker that
+// holds the lock waits for that half.
+func TestARegionsWaitsDoNotRunTasksItDoesNotWaitFor(t *testing.T) {
+	testutil.NeedTwoPs(t)
+	const rounds = 20
+	for _, spawner := range []struct {
+		name string
+		run  func(p *pool.Pool, region func(spawn func(func())))
+	}{
+		{"pool.Spawn", func(p *pool.Pool, region func(func(func()))) {
+			p.Run(func() { region(pool.Spawn) })
+		}},
+		{"outer Scope.Spawn", func(p *pool.Pool, region func(func(func()))) {
+			p.Scope(func(s *pool.Scope) {
+				region(func(f func()) { s.Spawn(func(*pool.Scope) { f() }) })
+			})
+		}},
+		{"outer Group.Go", func(p *pool.Pool, region func(func(func()))) {
+			p.Run(func() {
+				var g pool.Group
+				g.Go(func() error { return nil }) // the group is made here, outside the region
+				region(func(f func()) { g.Go(func() error { f(); return nil }) })
+				_ = g.Wait()
+			})
+		}},
+	} {
+		t.Run(spawner.name, func(t *testing.T) {
+			p := newClosablePool(t, pool.WithWorkers(2))
+			var mu sync.Mutex
+			total := 0
+			testutil.Watchdog(t, isolateLimit, func() {
+				for range rounds {
+					ran := make(chan struct{})
+					spawner.run(p, func(spawn func(func())) {
+						stolen := make(chan struct{})
+						mu.Lock()
+						pool.Isolate(func() {
+							pool.Join(func() {
+								// Most often the other worker steals the
+								// second half meanwhile.
+								select {
+								case <-stolen:
+								case <-time.After(20 * time.Millisecond):
+								}
+							}, func() {
+								close(stolen)
+								spawn(func() { mu.Lock(); total++; mu.Unlock(); close(ran) })
+								spin(2 * time.Millisecond)
+							})
+						})
+						mu.Unlock()
+					})
+					<-ran // the other worker is free again for the next round
+				}
+				require.NoError(t, p.Close())
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			assert.Equal(t, rounds, total)
+		})
+	}
+}

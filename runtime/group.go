@@ -80,11 +80,16 @@ var noOwner Worker
 // NewGroup returns an empty group of r whose tasks follow h: Fail for
 // every failure, Skip and Done only as SetGroupHooks says.
 func (r *Registry) NewGroup(h GroupHooks) *Scope {
-	if w := CurrentWorker(); w != nil && w.analysing {
+	w := CurrentWorker()
+	if w != nil && w.analysing {
 		r = w.reg // analysed in place (analyze.go)
 	}
+	var tag uint64 // the context the group belongs to (see Scope.tag)
+	if w != nil && w.reg == r {
+		tag = w.iso
+	}
 	g := &groupHead{hooks: h, wake: make(chan struct{}, 1)}
-	return &Scope{scopeHead: scopeHead{reg: r, owner: &noOwner, group: g}}
+	return &Scope{scopeHead: scopeHead{reg: r, owner: &noOwner, group: g, tag: tag}}
 }
 
 // SetGroupHooks says whether the tasks of group s call Skip (the group

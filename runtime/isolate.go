@@ -21,7 +21,14 @@ import (
 // publishOldest moves it from the private stack to the deque (the private
 // stack records where each context began, isoContext.mark, so the tag of
 // any private job is known without a store per fork), a spawned task
-// when it is pushed. A worker that starts a job marked with another tag
+// when it is pushed. A spawned task belongs to the context of whoever
+// waits for it, not of whoever spawned it: a scope's or group's tasks
+// carry the tag of the context the scope or group was made in
+// (Scope.tag), a detached task (Registry.Spawn) none, a future the
+// submitter's. A region's caller may hold a lock that a task spawned in
+// the region for a wait outside it takes; a region's wait that ran such
+// a task would hang, so it must not carry the region's tag. Such a task
+// is queued on the injector (queueIn), never on the region's deques. A worker that starts a job marked with another tag
 // runs it in that tag's context: a thief running a region's job is in the
 // region, so what the job forks or spawns belongs to the region too, and
 // its own waits are isolated in turn. Only a worker outside any region
@@ -83,6 +90,25 @@ const (
 	isolatedParkMin   = 50 * time.Microsecond
 	isolatedParkMax   = time.Millisecond
 )
+
+// queueIn queues j, a job of level j.level() holding tasks tasks, for the
+// context tag: on this worker if that is the context it runs in, else on
+// an injector, where that context's waits and every worker outside a
+// region find it. Every job a worker queues goes through here or through
+// a push in its own context (Push, pushLevel), so a worker's deques hold
+// above each context's mark only that context's jobs, which is what lets
+// its isolated waits reach them (see "Reachability" above).
+func (w *Worker) queueIn(j *Job, tag uint64, tasks int) {
+	switch {
+	case tag == w.iso:
+		w.pushLevel(j, tasks)
+	case tag == 0:
+		w.reg.injectLevel(j, tasks)
+	default:
+		j.setTag(tag)
+		w.reg.enqueue(j, tasks) // a region's jobs are all of level 0
+	}
+}
 
 // Isolate runs f as an isolated region on w: until f returns, every wait
 // of w inside f, and of any worker inside a job f started, runs only jobs

@@ -92,8 +92,9 @@ func TestAStolenJobRunsInItsRegionOnTheThief(t *testing.T) {
 	}
 }
 
-// Tasks a region spawned and nobody took when it ends go to the injector,
-// keeping the region's tag, where any worker outside a region takes them.
+// Tasks a region submitted and nobody took when it ends go to the
+// injector, keeping the region's tag, where any worker outside a region
+// takes them.
 func TestARegionsLeftoverTasksMoveToTheInjector(t *testing.T) {
 	r := newRegistry(t, Config{Workers: 1})
 	var ran atomic.Int32
@@ -101,21 +102,70 @@ func TestARegionsLeftoverTasksMoveToTheInjector(t *testing.T) {
 		r.Run("test", func() {
 			w := CurrentWorker()
 			var region uint64
+			tasks := make([]*testTask, 3)
 			w.Isolate(func() {
 				region = w.iso
-				for range 3 {
-					r.Spawn("test", func() { ran.Add(1) })
+				for i := range tasks {
+					tasks[i] = &testTask{fn: func() { ran.Add(1) }}
+					r.Submit("test", &tasks[i].f, tasks[i])
 				}
 			})
 			assert.Zero(t, w.publicLen(), "the region's tasks stayed on the deque")
-			for range 3 {
+			for range tasks {
 				j := r.injector.popTagged(region)
 				require.NotNil(t, j)
 				r.enqueue(j, 1)
 			}
 			assert.Zero(t, ran.Load())
+			for _, task := range tasks {
+				task.f.Wait()
+			}
 		})
 	})
-	require.NoError(t, r.Close())
 	assert.Equal(t, int32(3), ran.Load())
 }
+
+// Tasks queued inside a region for a wait outside it (detached tasks,
+// tasks of a scope or group made outside the region) do not carry the
+// region's tag and are not on the region worker's deque, where the
+// region's waits would find them: they are injected untagged. A scope
+// made inside the region tags its tasks, including the tasks spawned
+// from a goroutine its body started.
+func TestOnlyTheRegionsOwnTasksCarryItsTag(t *testing.T) {
+	r := newRegistry(t, Config{Workers: 1})
+	watchdog(t, func() {
+		r.Run("test", func() {
+			w := CurrentWorker()
+			group := r.NewGroup(nopHooks{})
+			currentScope(func(outer *Scope) {
+				w.Isolate(func() {
+					r.Spawn("test", func() {})
+					outer.Spawn(func(*Scope) {})
+					require.NoError(t, group.Go("test", func() error { return nil }))
+					assert.Zero(t, w.publicLen(), "a task the region does not wait for is on its deque")
+					assert.Nil(t, r.injector.popTagged(w.iso), "a task the region does not wait for has its tag")
+					var inner *Scope
+					currentScope(func(s *Scope) {
+						inner = s
+						assert.Equal(t, w.iso, s.tag)
+						done := make(chan struct{})
+						go func() { s.Spawn(func(*Scope) {}); close(done) }()
+						<-done
+						j := r.injector.popTagged(w.iso)
+						require.NotNil(t, j, "a task of the region's scope spawned off the pool lost its tag")
+						r.enqueue(j, 1)
+					})
+					assert.NotNil(t, inner)
+				})
+			})
+			group.WaitGroup()
+		})
+	})
+}
+
+// nopHooks is a group's hooks that record nothing.
+type nopHooks struct{}
+
+func (nopHooks) Skip() bool     { return false }
+func (nopHooks) Fail(err error) {}
+func (nopHooks) Done()          {}

@@ -266,15 +266,17 @@ func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 			break
 		}
 		h := w.findAbove(l, thorough || p.policy == PriorityStrict)
+		// j goes back in its own context: it may be a region's job taken
+		// from the injector by this worker, outside the region.
 		if h == nil {
 			if p.policy == PriorityStrict {
-				w.pushLevel(j, 1)
+				w.queueIn(j, j.tag.Load(), 1)
 				return nil
 			}
 			w.inversions.Add(1)
 			break
 		}
-		w.pushLevel(j, 1)
+		w.queueIn(j, j.tag.Load(), 1)
 		j = h
 	}
 	p.uncount(j.level())

@@ -119,7 +119,9 @@ type crashReport struct{ pe *PanicError }
 func (c crashReport) Error() string { return fmt.Sprintf("%+v", c.pe) }
 
 // Spawn runs f on r without waiting for it. Close waits for it. From a
-// worker of r it goes on that worker's deque, otherwise to the injector.
+// worker of r outside any isolated region it goes on that worker's deque,
+// otherwise to the injector: a detached task belongs to no region, whose
+// waits would otherwise run it (isolate.go).
 // Spawning from r's own tasks is allowed while Close drains (the task
 // spawning is itself waited for); from anywhere else a closed registry
 // panics with ErrClosed.
@@ -136,6 +138,11 @@ func (r *Registry) Spawn(call string, f func()) {
 	if w != nil && w.reg == r {
 		j := w.newSpawnJob()
 		j.fn, j.reg = f, r
+		if w.iso != 0 {
+			// Nobody waits for it: it belongs to no region (isolate.go).
+			r.inject(&j.job, 1)
+			return
+		}
 		w.pushPublic(&j.job, 1)
 		return
 	}

@@ -27,6 +27,12 @@ type scopeHead struct {
 	done  Latch                      // set when every task has finished
 	panic atomic.Pointer[PanicError] // the first panic
 	group *groupHead                 // a group's own part (group.go); nil for a scope
+	// tag is the context the scope belongs to (isolate.go): that of the
+	// worker that made it, 0 off the pool or outside any region. Its tasks
+	// carry it wherever they are spawned from, so that a region's waits
+	// run the tasks of the region's scopes and groups, and never those of
+	// a scope or group made outside the region.
+	tag uint64
 }
 
 // scopeJob is one task spawned on a scope. The records are recycled
@@ -138,21 +144,26 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 	s.queue(w, &p.job, level, n)
 }
 
-// queue counts the n tasks of j at level and queues j: on w, the current
-// worker, if it belongs to the scope's registry, else (w is nil) on the
-// registry's injectors (a task spawned from a goroutine the body started
-// still belongs to the scope: the scope waits for it).
+// queue counts the n tasks of j at level and queues j in the scope's
+// context: on w, the current worker, if it belongs to the scope's registry
+// and runs in that context, else on the registry's injectors (a task
+// spawned from a goroutine the body started still belongs to the scope:
+// the scope waits for it).
 func (s *Scope) queue(w *Worker, j *Job, level, n int) {
-	if w != nil && w.iso != 0 {
+	if s.tag != 0 {
 		level = 0 // so that the region's waits can run it (isolate.go)
 	}
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
-	if w != nil {
-		w.pushLevel(j, n)
-		return
+	switch {
+	case w != nil:
+		w.queueIn(j, s.tag, n)
+	case s.tag != 0:
+		j.setTag(s.tag)
+		s.reg.enqueue(j, n)
+	default:
+		s.reg.injectLevel(j, n)
 	}
-	s.reg.injectLevel(j, n)
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,
@@ -176,7 +187,7 @@ func (r *Registry) Scope(call string, body func(*Scope)) {
 }
 
 func (w *Worker) scope(body func(*Scope)) {
-	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w}}
+	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w, tag: w.iso}}
 	s.done.owner = w
 	s.count.local = 1 // the body
 	s.finishOn(w, w.reg.Catch(func() { body(s) }))
