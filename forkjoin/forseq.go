@@ -12,9 +12,10 @@ import (
 // pool, and returns when every call has returned (Rayon's par_bridge). seq
 // is pulled serially, by one task, and never concurrently with itself; f
 // is called exactly once per item, in no particular order, from any
-// worker. A panic in f stops the pulling (seq is not pulled to its end)
-// and the starting of calls not yet started, and is re-raised as a
-// *pool.PanicError once the running calls have returned.
+// worker. A panic in f or in seq stops the pulling (seq is not pulled to
+// its end) and the starting of calls not yet started, and is re-raised as
+// a *pool.PanicError once the running calls have returned, on a worker or
+// off the pool alike.
 //
 // The pulling task hands items out in batches that idle workers take (a
 // scope task per batch), sized as MapSeq's: the first

@@ -25,10 +25,11 @@ import (
 //
 // Breaking out of the consumer's loop (or a panic in it) stops the
 // pulling, skips the items not yet started and returns once the calls of f
-// already started have returned. A panic in f stops the same way and comes
-// out of the consumer's range loop as a *pool.PanicError, the panic of the
-// earliest item that panicked among the batches waited for. No goroutine
-// is left behind in any case.
+// already started have returned. A panic in f or in seq stops the same way
+// and comes out of the consumer's range loop as a *pool.PanicError (for f,
+// the panic of the earliest item that panicked among the batches waited
+// for), on a worker or off the pool alike; a panic in the loop's own body
+// goes on as it is. No goroutine is left behind in any case.
 func MapSeq[T, U any](seq iter.Seq[T], f func(T) U) iter.Seq[U] {
 	if seq == nil || f == nil {
 		nilFunc("forkjoin.MapSeq")
@@ -79,21 +80,35 @@ func (m *mapper[T, U]) run(seq iter.Seq[T], yield func(U) bool) {
 	m.ring = make([]*mapBatch[T, U], mapSeqQueued*p.Workers())
 	m.sizer = newSeqBatchSizer()
 	defer m.finish()
-	cur := m.free()
-	for x := range seq {
-		cur.in = append(cur.in, x)
-		if len(cur.in) < m.sizer.size {
-			continue
-		}
-		m.submit(p, cur)
-		// Hand over what is ready; wait only when the ring is full.
-		for m.n == len(m.ring) || m.oldestReady() {
-			if !m.yieldOldest(yield) {
-				return
+	// inSeq is true while seq runs its own code, not the loop's body: a
+	// panic then is seq's, and leaves MapSeq as f's do, as a
+	// *pool.PanicError, wherever the consumer runs. A panic in the body
+	// (the consumer's own, or f's already converted) goes on as it is.
+	inSeq := true
+	defer func() {
+		if inSeq {
+			if v := recover(); v != nil {
+				raise(asPanicError(v))
 			}
 		}
-		cur = m.free()
+	}()
+	cur := m.free()
+	for x := range seq {
+		inSeq = false
+		cur.in = append(cur.in, x)
+		if len(cur.in) >= m.sizer.size {
+			m.submit(p, cur)
+			// Hand over what is ready; wait only when the ring is full.
+			for m.n == len(m.ring) || m.oldestReady() {
+				if !m.yieldOldest(yield) {
+					return
+				}
+			}
+			cur = m.free()
+		}
+		inSeq = true
 	}
+	inSeq = false
 	if len(cur.in) > 0 {
 		m.submit(p, cur)
 	}

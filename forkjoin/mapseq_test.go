@@ -2,6 +2,7 @@ package forkjoin_test
 
 import (
 	"fmt"
+	"iter"
 	"runtime"
 	"slices"
 	"strconv"
@@ -229,4 +230,55 @@ func runOn(t *testing.T, p *pool.Pool, body func()) {
 		}
 		p.Run(body)
 	})
+}
+
+// A panic in the iterator comes out of MapSeq and ForSeq as a
+// *pool.PanicError wherever they are called from, as a panic in f does:
+// off the pool (where MapSeq pulls on the consumer's goroutine) as inside
+// a pool's Run.
+func TestAPanickingIteratorComesOutAsAPanicError(t *testing.T) {
+	calls := []struct {
+		name string
+		run  func(seq iter.Seq[int])
+	}{
+		{"MapSeq", func(seq iter.Seq[int]) {
+			for range forkjoin.MapSeq(seq, func(i int) int { return i }) {
+			}
+		}},
+		{"ForSeq", func(seq iter.Seq[int]) { forkjoin.ForSeq(seq, func(int) {}) }},
+	}
+	for _, pl := range places {
+		for _, call := range calls {
+			for _, at := range []int{0, 1, 3000} {
+				t.Run(fmt.Sprintf("%s/%s/at %d", pl.name, call.name, at), func(t *testing.T) {
+					p := newPoolFor(t, pl)
+					leakCheck(t, func() {
+						runOn(t, p, func() {
+							v := recoverValue(func() { call.run(panicsAt(at)) })
+							pe, ok := v.(*pool.PanicError)
+							if assert.True(t, ok, "panic value %T", v) {
+								assert.ErrorIs(t, pe, errBoom)
+								assert.Contains(t, string(pe.Stack), "panicsAt", "the stack is the iterator's")
+							}
+						})
+					})
+				})
+			}
+		}
+	}
+}
+
+// panicsAt returns an iterator over 0, 1, ... that panics with errBoom
+// instead of yielding n.
+func panicsAt(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; ; i++ {
+			if i == n {
+				panic(errBoom)
+			}
+			if !yield(i) {
+				return
+			}
+		}
+	}
 }
