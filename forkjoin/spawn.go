@@ -18,8 +18,12 @@ import (
 // body, a task spawned on it, or a goroutine they wait for); a call after
 // the scope finished panics. A panic in f is the scope's, re-raised by
 // Pool.Scope as a *pool.PanicError after every task has finished. For many
-// tasks at once, s.SpawnMany queues them with one publication.
+// tasks at once, s.SpawnMany queues them with one publication. A nil s or
+// f panics naming the call.
 func Spawn[T any](s *pool.Scope, f func(s *pool.Scope, x T), x T) {
+	if s == nil {
+		panic("forkjoin.Spawn: nil *pool.Scope")
+	}
 	if f == nil {
 		panic("forkjoin.Spawn: nil function")
 	}

@@ -159,5 +159,8 @@ func TestSpawnPanicsAndBadInput(t *testing.T) {
 			return nil
 		}()
 		assert.Contains(t, fmt.Sprint(v), "forkjoin.Spawn", "a spawn on a finished scope")
+		assert.PanicsWithValue(t, "forkjoin.Spawn: nil *pool.Scope", func() {
+			forkjoin.Spawn(nil, func(*pool.Scope, int) {}, 1)
+		})
 	})
 }

@@ -5,7 +5,8 @@ import "github.com/spindle-go/spindle/runtime"
 // Future is the result of a task started with Submit: Wait for it, select
 // on Done, or poll with TryGet. Any number of goroutines and workers may
 // wait on one future, at the same time or later; each gets the same
-// result. Futures come from Submit only; the zero value is not usable.
+// result. Futures come from Submit only; the zero value is not usable,
+// and a method called on a nil *Future panics naming the call.
 type Future[T any] struct{ t futureTask[T] }
 
 // futureTask is Future's content: the runtime's untyped record (job,
@@ -45,6 +46,9 @@ func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
 // called from one of p's own tasks while Close waits for them (as with
 // Spawn); a nil f panics.
 func Submit[T any](p *Pool, f func() T) *Future[T] {
+	if p == nil {
+		nilPointer("pool.Submit", "*pool.Pool")
+	}
 	if f == nil {
 		nilFunc("pool.Submit")
 	}
@@ -72,6 +76,9 @@ func Submit[T any](p *Pool, f func() T) *Future[T] {
 // task that waits for the first one, and neither can then return. Off
 // the pool, any future may be waited for in any order.
 func (f *Future[T]) Wait() T {
+	if f == nil {
+		nilPointer("pool.Future.Wait", "*pool.Future")
+	}
 	f.t.rec.Wait()
 	return f.t.val
 }
@@ -81,12 +88,20 @@ func (f *Future[T]) Wait() T {
 // future allocates the channel. Blocking on it inside a task blocks the
 // worker's thread: inside tasks, prefer Wait, or select inside Block,
 // which keeps the worker running other tasks meanwhile.
-func (f *Future[T]) Done() <-chan struct{} { return f.t.rec.Chan() }
+func (f *Future[T]) Done() <-chan struct{} {
+	if f == nil {
+		nilPointer("pool.Future.Done", "*pool.Future")
+	}
+	return f.t.rec.Chan()
+}
 
 // TryGet returns the result and true if the task has finished, or the
 // zero value and false without waiting if it has not. If the task
 // panicked, TryGet re-panics with its *PanicError, as Wait would.
 func (f *Future[T]) TryGet() (T, bool) {
+	if f == nil {
+		nilPointer("pool.Future.TryGet", "*pool.Future")
+	}
 	if !f.t.rec.Ready() {
 		var zero T
 		return zero, false

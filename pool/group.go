@@ -31,7 +31,8 @@ import (
 // errgroup's would. After Wait returns, a
 // zero-value Group can be used for a new round of tasks; a Group from
 // NewGroup then skips every task, as its context is done. A Group must
-// not be copied after first use.
+// not be copied after first use. A method called on a nil *Group panics
+// naming the call and the type.
 //
 // The pool's Close waits for every task of a group that is queued or
 // running, as for detached tasks; once the pool is closed, Go and TryGo
@@ -78,6 +79,9 @@ func NewGroup(ctx context.Context) (*Group, context.Context) {
 
 // NewGroup is the package-level NewGroup for a Group running on p.
 func (p *Pool) NewGroup(ctx context.Context) (*Group, context.Context) {
+	if p == nil {
+		nilPointer("pool.Pool.NewGroup", "*pool.Pool")
+	}
 	if ctx == nil {
 		panic("pool.Pool.NewGroup: nil context")
 	}
@@ -117,6 +121,9 @@ func (g *Group) init() {
 // wrapping ErrClosed, if the group's pool is closed (from the pool's own
 // tasks it may still queue while Close waits for them).
 func (g *Group) Go(f func() error) {
+	if g == nil {
+		nilPointer("pool.Group.Go", "*pool.Group")
+	}
 	if f == nil {
 		panic("pool.Group.Go: nil function")
 	}
@@ -140,6 +147,9 @@ func (g *Group) Go(f func() error) {
 // limit, and reports whether it did. Without a limit it always does. It
 // panics if f is nil, or as Go does on a closed pool.
 func (g *Group) TryGo(f func() error) bool {
+	if g == nil {
+		nilPointer("pool.Group.TryGo", "*pool.Group")
+	}
 	if f == nil {
 		panic("pool.Group.TryGo: nil function")
 	}
@@ -188,6 +198,9 @@ func (g *Group) acquire() {
 // while tasks of the group are queued or running, nor during Wait: it
 // panics then, changing nothing.
 func (g *Group) SetLimit(n int) {
+	if g == nil {
+		nilPointer("pool.Group.SetLimit", "*pool.Group")
+	}
 	g.init()
 	if g.s.Busy() {
 		panic("pool.Group.SetLimit: called while tasks of the group are queued or running, or Wait runs")
@@ -208,6 +221,9 @@ func (g *Group) SetLimit(n int) {
 // elsewhere it blocks. If a task panicked, Wait re-panics with the first
 // panic as a *PanicError, after every task has finished.
 func (g *Group) Wait() error {
+	if g == nil {
+		nilPointer("pool.Group.Wait", "*pool.Group")
+	}
 	g.init()
 	if g.s.InOwnTask() {
 		panic("pool.Group.Wait: called from one of the group's own tasks, which it would wait for")

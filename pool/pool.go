@@ -49,7 +49,9 @@ import (
 )
 
 // Pool is a set of worker threads. Create one with New; the zero value is
-// not usable.
+// not usable. Every method called on a nil *Pool panics with a message
+// naming the call and the type ("pool.Pool.Run: nil *pool.Pool"), as
+// Submit does given one.
 type Pool struct {
 	reg       *runtime.Registry
 	isDefault bool // Default's pool, which Close refuses to close
@@ -156,12 +158,20 @@ func New(opts ...Option) (*Pool, error) {
 }
 
 // Workers returns the number of workers.
-func (p *Pool) Workers() int { return p.reg.Workers() }
+func (p *Pool) Workers() int {
+	if p == nil {
+		nilPointer("pool.Pool.Workers", "*pool.Pool")
+	}
+	return p.reg.Workers()
+}
 
 // Run runs f on a worker of p and returns when f has returned. A panic in
 // f is re-raised as a *PanicError. On a closed pool it panics with an error
 // wrapping ErrClosed.
 func (p *Pool) Run(f func()) {
+	if p == nil {
+		nilPointer("pool.Pool.Run", "*pool.Pool")
+	}
 	if f == nil {
 		nilFunc("pool.Pool.Run")
 	}
@@ -176,6 +186,9 @@ func (p *Pool) Run(f func()) {
 // it to p's workers; the package-level Join, which never crosses pools,
 // avoids that allocation.
 func (p *Pool) Join(a, b func()) {
+	if p == nil {
+		nilPointer("pool.Pool.Join", "*pool.Pool")
+	}
 	if a == nil {
 		nilFunc("pool.Pool.Join")
 	}
@@ -189,6 +202,9 @@ func (p *Pool) Join(a, b func()) {
 // tasks, and returns when f and all of them have finished. It re-panics
 // with the first panic among them as a *PanicError.
 func (p *Pool) Scope(f func(s *Scope)) {
+	if p == nil {
+		nilPointer("pool.Pool.Scope", "*pool.Pool")
+	}
 	if f == nil {
 		nilFunc("pool.Pool.Scope")
 	}
@@ -198,6 +214,9 @@ func (p *Pool) Scope(f func(s *Scope)) {
 // Spawn runs f on p without waiting for it; Close waits for it. A panic in
 // f goes to the pool's panic handler.
 func (p *Pool) Spawn(f func()) {
+	if p == nil {
+		nilPointer("pool.Pool.Spawn", "*pool.Pool")
+	}
 	if f == nil {
 		nilFunc("pool.Pool.Spawn")
 	}
@@ -217,6 +236,9 @@ func (p *Pool) Spawn(f func()) {
 // nothing. docs/guide.md, "Blocking, limits and closing", has the whole
 // picture.
 func (p *Pool) Close() error {
+	if p == nil {
+		nilPointer("pool.Pool.Close", "*pool.Pool")
+	}
 	if p.isDefault {
 		return ErrCloseDefault
 	}
@@ -228,7 +250,12 @@ func (p *Pool) Close() error {
 }
 
 // Stats returns the pool's counters.
-func (p *Pool) Stats() Stats { return statsOf(p.reg) }
+func (p *Pool) Stats() Stats {
+	if p == nil {
+		nilPointer("pool.Pool.Stats", "*pool.Pool")
+	}
+	return statsOf(p.reg)
+}
 
 var (
 	defaultOnce sync.Once
@@ -322,3 +349,9 @@ func Spawn(f func()) {
 // nilFunc panics for a nil function argument: a programming error, named
 // after the call that received it.
 func nilFunc(call string) { panic(call + ": nil function") }
+
+// nilPointer panics for a call on (or with) a nil pointer of the given
+// type, such as a *Pool variable never assigned: a programming error,
+// named after the call and the type, where it would otherwise be a nil
+// dereference somewhere inside the call.
+func nilPointer(call, typ string) { panic(call + ": nil " + typ) }

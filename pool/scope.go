@@ -11,7 +11,8 @@ import (
 // returns only when the body and every task spawned on the scope,
 // transitively, have finished.
 //
-// A Scope is only ever used through the pointer the pool hands out.
+// A Scope is only ever used through the pointer the pool hands out; a
+// method called on a nil *Scope panics naming the call and the type.
 type Scope struct {
 	// s is the engine's scope. It is the only field, so a *Scope and the
 	// *runtime.Scope it holds are the same address (see engineTask).
@@ -37,13 +38,21 @@ func (s *Scope) engine() *runtime.Scope { return &s.s }
 // speedup; forkjoin.Spawn passes the node as an argument instead and
 // allocates nothing (docs/performance.md, "Many cores and the garbage
 // collector").
-func (s *Scope) Spawn(f func(s *Scope)) { s.engine().Spawn(engineTask(f)) }
+func (s *Scope) Spawn(f func(s *Scope)) {
+	if s == nil {
+		nilPointer("pool.Scope.Spawn", "*pool.Scope")
+	}
+	s.engine().Spawn(engineTask(f))
+}
 
 // SpawnPriority is Spawn for a task of the given priority level, from 0
 // (Spawn's) to MaxPriority (most urgent). Workers start queued tasks of
 // higher levels before lower ones, as the pool's PriorityPolicy says. A
 // level out of range panics.
 func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
+	if s == nil {
+		nilPointer("pool.Scope.SpawnPriority", "*pool.Scope")
+	}
 	s.engine().SpawnPriority(level, engineTask(f))
 }
 
@@ -58,12 +67,18 @@ func (s *Scope) SpawnPriority(level int, f func(s *Scope)) {
 // its halves are recycled per worker, so in a recursion it allocates
 // nothing beyond f's closure.
 func (s *Scope) SpawnMany(n int, f func(s *Scope, i int)) {
+	if s == nil {
+		nilPointer("pool.Scope.SpawnMany", "*pool.Scope")
+	}
 	s.engine().SpawnMany(n, engineIndexedTask(f))
 }
 
 // SpawnManyPriority is SpawnMany for tasks of the given priority level
 // (see SpawnPriority).
 func (s *Scope) SpawnManyPriority(level, n int, f func(s *Scope, i int)) {
+	if s == nil {
+		nilPointer("pool.Scope.SpawnManyPriority", "*pool.Scope")
+	}
 	s.engine().SpawnManyPriority(level, n, engineIndexedTask(f))
 }
 
