@@ -24,11 +24,13 @@ import (
 // Go and TryGo may be called from any goroutine, any number at once,
 // including from the group's own tasks at any depth. Wait may be called
 // by one goroutine at a time, never from one of the group's own tasks,
-// which it would wait for: on the worker that runs the task (also inside
-// a join or a scope of that task, while that worker runs it) Wait panics
-// instead; in work the task forked that another worker took, or in a
-// goroutine it started, it cannot be recognised and waits forever, as
-// errgroup's would. After Wait returns, a
+// which it would wait for: Wait panics instead when called in the task or
+// in a join half it forked at any depth (pool.Join, forkjoin's forks and
+// loops), on whichever worker the half runs, stolen or not, and inside a
+// scope of the task while the task's worker runs it. A task the group's
+// task spawned on a scope that another worker took, or a goroutine it
+// started, is not recognised: a Wait there waits forever, as errgroup's
+// would. After Wait returns, a
 // zero-value Group can be used for a new round of tasks; a Group from
 // NewGroup then skips every task, as its context is done. A Group must
 // not be copied after first use. A method called on a nil *Group panics
@@ -115,8 +117,9 @@ func (g *Group) init() {
 // that runs it (also inside a join or a scope of that task, while that
 // worker runs it), Go does not wait: f then runs at once, in place, in the
 // slot that task holds, and Go returns after it (a wait there could last
-// forever, as the task can free its slot only once Go returns). Work the
-// task forked that another worker took waits like any other caller. It panics
+// forever, as the task can free its slot only once Go returns); so does
+// a join half the task forked, on whichever worker it runs. A scope's
+// task that another worker took waits like any other caller. It panics
 // if f is nil, if the limit is 0 (f could never start), or, with an error
 // wrapping ErrClosed, if the group's pool is closed (from the pool's own
 // tasks it may still queue while Close waits for them).
@@ -219,7 +222,10 @@ func (g *Group) SetLimit(n int) {
 // group skip tasks, context.Cause of the parent; else nil. It then cancels
 // the group's context. On a worker it runs other tasks while it waits;
 // elsewhere it blocks. If a task panicked, Wait re-panics with the first
-// panic as a *PanicError, after every task has finished.
+// panic as a *PanicError, after every task has finished. Called from one
+// of the group's own tasks, or from a join half such a task forked (on
+// any worker, stolen or not), Wait panics instead of waiting for itself
+// (see Group for what is not recognised).
 func (g *Group) Wait() error {
 	if g == nil {
 		nilPointer("pool.Group.Wait", "*pool.Group")

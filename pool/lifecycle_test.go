@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -167,9 +168,17 @@ func TestCloseDefaultPoolRefuses(t *testing.T) {
 }
 
 func TestGroupWaitInsideOwnTaskPanics(t *testing.T) {
-	// Wait is recognised on the worker that runs the task (a join's or a
-	// scope's work that another worker took is not: see Group.Wait), so
-	// the nested cases that could move run on one worker.
+	testutil.NeedTwoPs(t)
+	// Wait is recognised on the worker that runs the task, and in a join
+	// half the task forked that another worker stole (a scope's task that
+	// another worker took is not: see Group.Wait), so the scope case runs
+	// on one worker.
+	stolen := func(wait func()) {
+		// The first half waits until the second has started on the other
+		// worker, which steals it.
+		started := make(chan struct{})
+		pool.Join(func() { <-started }, func() { close(started); wait() })
+	}
 	tests := []struct {
 		name string
 		// call calls wait from inside a task of the group.
@@ -178,7 +187,14 @@ func TestGroupWaitInsideOwnTaskPanics(t *testing.T) {
 	}{
 		{"in the task", func(wait func()) { wait() }, []int{1, 2}},
 		{"in a join's first function", func(wait func()) { pool.Join(wait, func() {}) }, []int{1, 2}},
-		{"in a join's second function", func(wait func()) { pool.Join(func() {}, wait) }, []int{1}},
+		{"in a join's second function", func(wait func()) { pool.Join(func() {}, wait) }, []int{1, 2}},
+		{"in a join's stolen second function", stolen, []int{2}},
+		{"in a stolen join half's stolen half", func(wait func()) {
+			stolen(func() { stolen(wait) })
+		}, []int{3}},
+		{"in a join half stolen inside a join half stolen by a group task", func(wait func()) {
+			stolen(func() { pool.Join(func() { stolen(wait) }, func() {}) })
+		}, []int{3}},
 		{"in a scope's task", func(wait func()) {
 			pool.Current().Scope(func(s *pool.Scope) { s.Spawn(func(*pool.Scope) { wait() }) })
 		}, []int{1}},

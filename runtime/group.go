@@ -42,9 +42,10 @@ import (
 // Tasks run through GroupHooks: Skip, checked just before a task would
 // start, lets a group that has been cancelled drop the tasks nobody has
 // started; Fail receives each task's error or panic. A worker records the
-// groups whose tasks are on its stack (Worker.groupTasks), so that a wait
-// for the group from inside one of them, which would wait for itself, is
-// recognised (InOwnTask).
+// groups whose tasks are on its stack, and the forker's for a join half it
+// stole (its lineage, lineage.go), so that a wait for the group from
+// inside one of them, which would wait for itself, is recognised
+// (InOwnTask).
 
 // GroupHooks is what a group's owner (pool.Group) decides for its tasks.
 type GroupHooks interface {
@@ -170,21 +171,14 @@ func (s *Scope) finishGroupTask(pe *PanicError) {
 func (s *Scope) Busy() bool { return s.count.shared.Load() != 0 }
 
 // InOwnTask reports whether the caller is a worker of s's registry with a
-// task of group s on its stack: a task the caller runs, or one below a
-// join or a wait in which the caller took other work. Such a task cannot
+// task of group s on its stack (a task the caller runs, or one below a
+// join or a wait in which the caller took other work), or running a join
+// half forked, at any depth, inside such a task on another worker. Such a task cannot
 // finish before the caller returns, so the caller must not wait for the
 // group, nor for a slot under its limit that only that task would free.
 func (s *Scope) InOwnTask() bool {
 	w := s.reg.currentWorker()
-	if w == nil {
-		return false
-	}
-	for _, g := range w.groupTasks {
-		if g == s {
-			return true
-		}
-	}
-	return false
+	return w != nil && w.lineage.contains(s)
 }
 
 // RunInline runs f at once on the caller, as a task of group s that was
@@ -196,11 +190,11 @@ func (s *Scope) InOwnTask() bool {
 func (s *Scope) RunInline(f func() error) {
 	w := s.reg.currentWorker()
 	if w != nil {
-		w.groupTasks = append(w.groupTasks, s)
+		w.enterLineage(s, nil)
 	}
 	pe := s.runGroupBody(f)
 	if w != nil {
-		w.groupTasks = w.groupTasks[:len(w.groupTasks)-1]
+		w.leaveLineage()
 	}
 	if pe != nil {
 		s.panic.CompareAndSwap(nil, pe)
@@ -210,9 +204,9 @@ func (s *Scope) RunInline(f func() error) {
 // runGroupTask runs f, a queued task of group s, on w unless the hooks
 // skip it, then counts it finished.
 func (s *Scope) runGroupTask(w *Worker, f func() error) {
-	w.groupTasks = append(w.groupTasks, s)
+	w.enterLineage(s, nil)
 	pe := s.runGroupBody(f)
-	w.groupTasks = w.groupTasks[:len(w.groupTasks)-1]
+	w.leaveLineage()
 	if s.group.limited {
 		// Before the count: SetLimit, which may follow as soon as the
 		// count is zero, finds the slot free.

@@ -152,7 +152,13 @@ func (w *Worker) leaveContext() {
 // in that context.
 func (w *Worker) runInContext(j *Job, tag uint64) {
 	w.enterContext(tag)
-	j.run()
+	if j.lineage != nil {
+		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
+		j.run()
+		w.leaveLineage()
+	} else {
+		j.run()
+	}
 	w.leaveContext()
 }
 

@@ -29,6 +29,9 @@ type Job struct {
 	// visible; a thief deciding whether to take j may read a record that
 	// is being reused, hence the atomic (a store only when it changes).
 	tag atomic.Uint64
+	// lineage is, for a published join half, the lineage of the code that
+	// forked it (lineage.go); nil otherwise.
+	lineage *lineageEntry
 }
 
 // Init makes j run r and wakes owner (if it sleeps) when j's latch is set.

@@ -86,9 +86,13 @@ type Worker struct {
 	// holds (see Credits in scopecount.go).
 	creditScope *Scope
 	credit      int64
-	// groupTasks are the groups whose tasks this worker is running, one
-	// entry per task on its stack, innermost last (see group.go).
-	groupTasks []*Scope
+	// lineage is the innermost entry of the groups' tasks and stolen join
+	// halves on this worker's stack, nil for none; lineageEntries holds
+	// the entries, one per depth, lineageDepth of them in use (see
+	// lineage.go).
+	lineage        *lineageEntry
+	lineageEntries []*lineageEntry
+	lineageDepth   int
 
 	// analysing is set on the analysis worker (analyze.go), which runs
 	// calls on every registry in place. It is read only where a call finds
@@ -238,6 +242,9 @@ func (w *Worker) pushSlow(j *Job) {
 func (w *Worker) publishOldest() {
 	j := w.private[w.privHead]
 	j.setTag(w.privateTag(w.privHead))
+	if w.lineage != nil || j.lineage != nil {
+		j.lineage = w.lineageAt(w.privHead) // see lineage.go
+	}
 	wasEmpty := w.publicLen() == 0
 	if !w.publicPush(j) {
 		return
@@ -247,9 +254,19 @@ func (w *Worker) publishOldest() {
 	w.privHead++
 	if w.privHead == w.privTop {
 		w.privHead, w.privTop = 0, 0
-		if len(w.isoStack) > 0 {
-			w.privateEmptied()
-		}
+		w.privateRestarts()
+	}
+}
+
+// privateRestarts is called when the private stack, empty, restarts at
+// index 0: the isolation contexts and lineage entries that mark where
+// they began in it then begin at 0.
+func (w *Worker) privateRestarts() {
+	if len(w.isoStack) > 0 {
+		w.privateEmptied()
+	}
+	if w.lineage != nil {
+		w.lineageEmptied()
 	}
 }
 
@@ -359,11 +376,12 @@ func (w *Worker) popPrivate() *Job {
 	w.privTop = t
 	if t == w.privHead {
 		w.privHead, w.privTop = 0, 0
-		if len(w.isoStack) > 0 {
-			w.privateEmptied()
-		}
+		w.privateRestarts()
 	}
 	j.setTag(w.iso)
+	if j.lineage != nil {
+		j.lineage = nil // from an earlier publication (lineage.go)
+	}
 	return j
 }
 
@@ -477,10 +495,15 @@ func (w *Worker) executeAt(j *Job, level int) {
 	}
 	prev := w.curLevel
 	w.curLevel = level
-	if t := j.tag.Load(); t == w.iso {
-		j.run()
-	} else {
+	switch t := j.tag.Load(); {
+	case t != w.iso:
 		w.runInContext(j, t) // see isolate.go
+	case j.lineage != nil:
+		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
+		j.run()
+		w.leaveLineage()
+	default:
+		j.run()
 	}
 	w.curLevel = prev
 }
