@@ -203,7 +203,7 @@ func (e *Explorer) Serial() GraphResult {
 // a node visits it and spawns a task for each neighbour it claims. Call it
 // from outside p.
 func (e *Explorer) Spawn(p *pool.Pool) GraphResult {
-	slots := e.slotsFor(p.Workers())
+	slots := e.slotsFor(p.MaxWorkers())
 	p.Scope(func(s *pool.Scope) {
 		e.visited[0].Store(true)
 		e.spawnNode(s, slots, 0)
@@ -225,7 +225,7 @@ func (e *Explorer) spawnNode(s *pool.Scope, slots []exploreSlot, v int32) {
 // its neighbours, then spawns their tasks as one bulk spawn. Call it from
 // outside p.
 func (e *Explorer) SpawnMany(p *pool.Pool) GraphResult {
-	slots := e.slotsFor(p.Workers())
+	slots := e.slotsFor(p.MaxWorkers())
 	p.Scope(func(s *pool.Scope) {
 		e.visited[0].Store(true)
 		e.manyNode(s, slots, 0)
@@ -262,7 +262,7 @@ const localShareEvery = 64
 // a few allocations per localShareEvery nodes instead of per node. Call it
 // from outside p.
 func (e *Explorer) Local(p *pool.Pool) GraphResult {
-	slots := e.slotsFor(p.Workers())
+	slots := e.slotsFor(p.MaxWorkers())
 	p.Scope(func(s *pool.Scope) {
 		e.visited[0].Store(true)
 		e.localTask(s, slots, []int32{0})

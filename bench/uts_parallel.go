@@ -23,7 +23,7 @@ type utsCounts []struct {
 	_ [120]byte
 }
 
-func newUTSCounts() utsCounts { return make(utsCounts, pool.Current().Workers()) }
+func newUTSCounts() utsCounts { return make(utsCounts, pool.Current().MaxWorkers()) }
 
 func (c utsCounts) sum() int64 {
 	var s int64

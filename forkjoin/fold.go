@@ -107,7 +107,7 @@ type openRun struct {
 func (f *folder[S]) run() S {
 	w := runtime.CurrentWorker()
 	f.runs = make([]foldRun[S], f.pieces)
-	f.open = make([]openRun, w.Registry().Workers())
+	f.open = make([]openRun, w.Registry().Slots()) // spares included (pool.MaxWorkers)
 	for i := range f.open {
 		f.open[i].next = -1
 	}

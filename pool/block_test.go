@@ -56,11 +56,12 @@ func TestBlockAvoidsTheClassicDeadlock(t *testing.T) {
 	})
 }
 
-// TestWithoutBlockTheClassicDeadlockHappens shows why Block exists: when
-// both workers wait directly, the releasing task cannot start. The test
-// then releases the waiters itself so that the pool can close.
-func TestWithoutBlockTheClassicDeadlockHappens(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(2))
+// TestWithoutBlockOrSparesTheClassicDeadlockHappens shows why Block and
+// spares exist: when both workers wait directly and no spare may start,
+// the releasing task cannot start. The test then releases the waiters
+// itself so that the pool can close.
+func TestWithoutBlockOrSparesTheClassicDeadlockHappens(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2), pool.WithSpares(0))
 	watchdog(t, func() {
 		rescue := make(chan struct{})
 		started, finish := classicDeadlock(p, func(ch chan struct{}) {
@@ -77,6 +78,23 @@ func TestWithoutBlockTheClassicDeadlockHappens(t *testing.T) {
 		close(rescue)
 		finish()
 	})
+}
+
+// With spares (the default), the pool notices both workers blocked in
+// their tasks and starts a spare, which runs the releasing task: no Block
+// needed. (Locked workers on Linux only: elsewhere no spare starts.)
+func TestSparesAvoidTheClassicDeadlock(t *testing.T) {
+	needSpares(t)
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		for range 20 {
+			_, finish := classicDeadlock(p, func(ch chan struct{}) { <-ch })
+			finish() // completes only if the releasing task ran
+		}
+	})
+	st := p.Stats()
+	assert.Positive(t, st.SparesStarted, "%v", st)
+	assert.Positive(t, st.BlockedTime, "%v", st)
 }
 
 func TestBlockRunsOffWorkerAndCarriesPanics(t *testing.T) {

@@ -217,10 +217,11 @@ func ExampleWithTrace() {
 func ExamplePool_Workers() {
 	p := exPool(2)
 	defer p.Close()
-	// One slot per worker, each written only by its own worker.
-	perWorker := make([]int, p.Workers())
+	// One slot per worker index, each written only by its own worker:
+	// MaxWorkers counts the spares that may run for blocked workers too.
+	perWorker := make([]int, p.MaxWorkers())
 	p.Run(func() { perWorker[pool.WorkerIndex()]++ })
-	fmt.Println(len(perWorker), slices.Max(perWorker))
+	fmt.Println(p.Workers(), slices.Max(perWorker))
 	// Output: 2 1
 }
 

@@ -84,7 +84,7 @@ func TestIsolateKeepsALockedForkFromRunningATaskThatTakesTheLock(t *testing.T) {
 func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 	testutil.NeedTwoPs(t)
 	const workers, regions, depth = 4, 6, 9
-	var inRegion [workers]atomic.Int32
+	var inRegion [workers + pool.DefaultSpares]atomic.Int32 // spares included
 	// enter marks the current worker as running a region's code until the
 	// function it returns is called.
 	enter := func() func() {

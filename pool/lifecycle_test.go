@@ -22,7 +22,7 @@ import (
 
 // newClosablePool is newPool without the cleanup's Close: these tests
 // close their pools themselves.
-func newClosablePool(t *testing.T, opts ...pool.Option) *pool.Pool {
+func newClosablePool(t testing.TB, opts ...pool.Option) *pool.Pool {
 	t.Helper()
 	p, err := pool.New(opts...)
 	require.NoError(t, err)

@@ -25,6 +25,7 @@ func TestCallsOnNilPointersNameTheCallAndTheType(t *testing.T) {
 		call func()
 	}{
 		{"pool.Pool.Workers: nil *pool.Pool", func() { p.Workers() }},
+		{"pool.Pool.MaxWorkers: nil *pool.Pool", func() { p.MaxWorkers() }},
 		{"pool.Pool.Run: nil *pool.Pool", func() { p.Run(noop) }},
 		{"pool.Pool.Join: nil *pool.Pool", func() { p.Join(noop, noop) }},
 		{"pool.Pool.Scope: nil *pool.Pool", func() { p.Scope(func(*pool.Scope) {}) }},

@@ -3,6 +3,7 @@ package pool
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -35,6 +36,14 @@ type Stats struct {
 	// Inversions counts tasks started while a task of a higher priority
 	// level was queued, where a worker could see it (see PriorityPolicy).
 	Inversions uint64
+	// SparesStarted counts the times a spare worker started (or started
+	// again) in place of a worker whose task blocked, SparesRunning how
+	// many run now, and BlockedTime is how long, in all, workers were
+	// seen blocked in tasks (see WithSpares). PerWorker has an entry for
+	// each spare that has run, after the pool's workers.
+	SparesStarted uint64
+	SparesRunning int
+	BlockedTime   time.Duration
 }
 
 // WorkerStats are one worker's counts, in Stats.PerWorker.
@@ -58,6 +67,9 @@ func (s Stats) String() string {
 	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
 		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
 	}
+	if s.SparesStarted != 0 || s.BlockedTime != 0 {
+		fmt.Fprintf(&b, ", spares started %d (running %d), blocked %v", s.SparesStarted, s.SparesRunning, s.BlockedTime)
+	}
 	for i, w := range s.PerWorker {
 		fmt.Fprintf(&b, "\n  worker %d: executed %d, steals %d (failed: %d empty, %d lost), sleeps %d, wakeups %d",
 			i, w.Executed, w.Steals, w.StealsEmpty, w.StealsLost, w.Sleeps, w.Wakeups)
@@ -70,13 +82,14 @@ func (s Stats) String() string {
 // same fields: a counter the engine adds cannot be left out here.
 func statsOf(r *runtime.Registry) Stats {
 	c := r.Counts()
-	st := Stats{Workers: len(c.Workers), Injected: c.Injected, MaxHelpDepth: c.MaxHelpDepth,
+	st := Stats{Workers: r.Workers(), Injected: c.Injected, MaxHelpDepth: c.MaxHelpDepth,
 		Steals: c.Total.Steals, Executed: c.Total.Executed, Sleeps: c.Total.Sleeps, Wakeups: c.Total.Wakeups,
 		StealsByLevel: c.Total.StealsByLevel, Inversions: c.Total.Inversions,
 		PerWorker: make([]WorkerStats, len(c.Workers))}
 	for i, w := range c.Workers {
 		st.PerWorker[i] = WorkerStats(w)
 	}
+	st.SparesRunning, st.SparesStarted, st.BlockedTime = r.Spares()
 	return st
 }
 

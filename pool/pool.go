@@ -90,6 +90,42 @@ func WithWorkers(n int) Option {
 	}
 }
 
+// DefaultSpares is how many spare workers a pool may run at once unless
+// WithSpares says otherwise.
+const DefaultSpares = 256
+
+// WithSpares sets how many spare workers the pool may run at once in
+// place of workers whose task is blocked (n >= 0; the default is
+// DefaultSpares; 0 turns compensation off).
+//
+// A task that blocks (time.Sleep, a channel, a mutex, a WaitGroup, a
+// read) parks its worker's thread until it resumes. The pool notices a
+// worker blocked that way within about a millisecond (its thread is off
+// the CPU, in something other than the pool's own waits) and, while tasks
+// are queued, starts a spare worker in its place, so the pool keeps as
+// many workers running as it was made with: an errgroup-style fan-out of
+// blocking calls runs about as wide as with goroutines, and tasks that
+// wait for one another (a barrier, a pipeline over channels) progress as
+// long as fewer than n of them block at once. A spare is a worker like
+// the others, locked to a thread of its own; it retires at a task
+// boundary once the blocked tasks resume, and parks to be reused. Its
+// WorkerIndex is in [Workers(), MaxWorkers()). Block remains the explicit,
+// immediate form, which needs no spare.
+//
+// Compensation needs workers locked to their threads (the default) on
+// Linux, where the pool can read a worker thread's CPU clock and state;
+// elsewhere no spare starts. Stats counts spares and the time workers
+// were seen blocked.
+func WithSpares(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > runtime.MaxWorkers-1 {
+			return fmt.Errorf("pool.WithSpares(%d): want 0 to %d spares", n, runtime.MaxWorkers-1)
+		}
+		c.Spares = n
+		return nil
+	}
+}
+
 // WithPinning pins worker i to the i-th CPU (modulo their number) of the
 // process's affinity set. Linux only; ignored elsewhere.
 func WithPinning(on bool) Option {
@@ -139,7 +175,7 @@ func WithTrace(f func(Event)) Option {
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {
-	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), PanicValue: panicValue{}}}
+	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, PanicValue: panicValue{}}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")
@@ -148,6 +184,7 @@ func New(opts ...Option) (*Pool, error) {
 			return nil, err
 		}
 	}
+	c.Spares = min(c.Spares, runtime.MaxWorkers-c.Workers)
 	reg, err := runtime.NewRegistry(c.Config)
 	if err != nil {
 		return nil, fmt.Errorf("pool.New: %w", err)
@@ -163,6 +200,17 @@ func (p *Pool) Workers() int {
 		nilPointer("pool.Pool.Workers", "*pool.Pool")
 	}
 	return p.reg.Workers()
+}
+
+// MaxWorkers returns the number of worker indexes the pool may use: its
+// workers and the spares it may start while workers are blocked
+// (WithSpares). WorkerIndex is always below it: size per-worker state by
+// MaxWorkers, with a slot for -1.
+func (p *Pool) MaxWorkers() int {
+	if p == nil {
+		nilPointer("pool.Pool.MaxWorkers", "*pool.Pool")
+	}
+	return p.reg.Slots()
 }
 
 // Run runs f on a worker of p and returns when f has returned. A panic in
@@ -294,8 +342,10 @@ func Current() *Pool {
 	return Default()
 }
 
-// WorkerIndex returns the calling worker's index in [0, Workers()) of its
-// pool, or -1 when the caller is not a worker. That includes forkjoin
+// WorkerIndex returns the calling worker's index in its pool, or -1 when
+// the caller is not a worker: in [0, Workers()) for the pool's workers, in
+// [Workers(), MaxWorkers()) for a spare running in place of a blocked
+// worker (WithSpares). That includes forkjoin
 // calls made outside a pool whose input is too small to split, which run
 // on the calling goroutine: per-worker state indexed by WorkerIndex needs
 // a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an

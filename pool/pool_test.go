@@ -14,7 +14,7 @@ import (
 	"github.com/spindle-go/spindle/pool"
 )
 
-func newPool(t *testing.T, opts ...pool.Option) *pool.Pool {
+func newPool(t testing.TB, opts ...pool.Option) *pool.Pool {
 	t.Helper()
 	p := newClosablePool(t, opts...)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
@@ -37,6 +37,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"negative workers", []pool.Option{pool.WithWorkers(-3)}, "pool.WithWorkers(-3)"},
 		{"absurd workers", []pool.Option{pool.WithWorkers(1 << 20)}, "pool.WithWorkers(1048576)"},
 		{"nil option", []pool.Option{nil}, "nil Option"},
+		{"negative spares", []pool.Option{pool.WithSpares(-1)}, "pool.WithSpares(-1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := pool.New(tc.opts...)

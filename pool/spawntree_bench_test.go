@@ -141,7 +141,7 @@ func BenchmarkSpawnTree(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer p.Close()
-			counts := make([]paddedCount, workers)
+			counts := make([]paddedCount, p.MaxWorkers())
 			var visit func(s *pool.Scope, x uint64, depth int)
 			visit = func(s *pool.Scope, x uint64, depth int) {
 				counts[pool.WorkerIndex()].n += nodeWork(x)&1 + 1

@@ -312,7 +312,9 @@ func (w *Worker) HelpUntil(cond func() bool) {
 		if round < helpBackoffRounds {
 			sleep.Backoff(round)
 		} else {
+			w.sleep.SetParked(w.index, true) // the engine's wait, not the task's (monitor.go)
 			time.Sleep(helpSleep)
+			w.sleep.SetParked(w.index, false)
 		}
 		round++
 	}

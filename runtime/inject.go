@@ -3,6 +3,8 @@ package runtime
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // injector is the FIFO of jobs submitted from outside a registry. It is off
@@ -15,9 +17,21 @@ type injector struct {
 	n    atomic.Int64
 }
 
+// lock takes the mutex without parking the thread in the kernel: a
+// worker that waited for it there would look, to the blocked-worker
+// monitor, like one whose task blocked (monitor.go), and a worker
+// contending with many goroutines that inject for a few hundred
+// microseconds (seen under the race detector) would start a spare. The
+// critical sections are a few loads and stores.
+func (q *injector) lock() {
+	for round := 0; !q.mu.TryLock(); round++ {
+		sleep.Backoff(round)
+	}
+}
+
 // push appends j and reports whether the queue was empty before.
 func (q *injector) push(j *Job) (wasEmpty bool) {
-	q.mu.Lock()
+	q.lock()
 	n := int(q.n.Load())
 	if n == len(q.jobs) {
 		grown := make([]*Job, max(16, 2*len(q.jobs)))
@@ -40,7 +54,7 @@ func (q *injector) pop() *Job {
 	if q.n.Load() == 0 {
 		return nil
 	}
-	q.mu.Lock()
+	q.lock()
 	defer q.mu.Unlock()
 	n := int(q.n.Load())
 	if n == 0 {
@@ -59,7 +73,7 @@ func (q *injector) popTagged(tag uint64) *Job {
 	if q.n.Load() == 0 {
 		return nil
 	}
-	q.mu.Lock()
+	q.lock()
 	defer q.mu.Unlock()
 	n := int(q.n.Load())
 	mask := len(q.jobs) - 1

@@ -231,7 +231,7 @@ func (w *Worker) findIsolated() *Job {
 	}
 	tag := w.iso
 	keep := func(j *Job) bool { return j != nil && j.tag.Load() == tag }
-	j := w.stealRound(len(w.reg.workers)-1, func(v *Worker) (*Job, deque.StealResult) {
+	j := w.stealRound(int(w.reg.live.Load())-1, func(v *Worker) (*Job, deque.StealResult) {
 		if v.variant != nil {
 			return nil, deque.Empty
 		}

@@ -222,6 +222,7 @@ func (r *Registry) injectLevel(j *Job, tasks int) {
 	j.setTag(0)
 	wasEmpty := r.prio.injectors[l-1].push(j)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
+	r.postToSpares()
 }
 
 // choose decides what this worker starts, given j, a job it has just
@@ -356,7 +357,7 @@ func (w *Worker) findAbove(l int, thorough bool) *Job {
 func (w *Worker) stealLevel(lv int, thorough bool) *Job {
 	tries := w.reg.prio.victims
 	if thorough {
-		tries = len(w.reg.workers) - 1
+		tries = int(w.reg.live.Load()) - 1
 	}
 	return w.stealRound(tries, func(v *Worker) (*Job, deque.StealResult) {
 		j, res := v.levels[lv-1].Steal()

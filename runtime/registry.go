@@ -61,6 +61,11 @@ type Config struct {
 	// Priority is how strictly workers follow the priority levels of
 	// spawned tasks (see PriorityPolicy).
 	Priority PriorityPolicy
+	// Spares is how many spare workers the registry may run at once in
+	// place of workers whose task is blocked (spares.go); 0 starts none.
+	// Spares run only with locked workers on Linux, where the monitor can
+	// tell a blocked worker (monitor.go). Workers+Spares <= MaxWorkers.
+	Spares int
 
 	// analysis makes the analysis worker (analyze.go): its variant deque
 	// is an analysisDeque, and it stands in for every registry.
@@ -79,7 +84,12 @@ const MaxWorkers = 4096
 // from outside, and the sleep state that coordinates them. pool.Pool is its
 // public face.
 type Registry struct {
+	// workers holds the registry's workers, then its spare slots:
+	// workers[:live] have started (spares.go).
 	workers      []*Worker
+	live         atomic.Int32
+	size         int // Config.Workers
+	spares       spares
 	sleep        *sleep.Sleep
 	injector     injector
 	prio         prioState
@@ -114,10 +124,16 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
+	if cfg.Spares < 0 || cfg.Workers+cfg.Spares > MaxWorkers {
+		return nil, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-cfg.Workers)
+	}
+	if cfg.Unlocked || cfg.analysis || !canWatchThreads {
+		cfg.Spares = 0 // the monitor cannot tell blocked workers (monitor.go)
+	}
 	if cfg.Pin && cfg.Unlocked {
 		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers), panicHandler: cfg.PanicHandler,
+	r := &Registry{sleep: sleep.New(cfg.Workers + cfg.Spares), size: cfg.Workers, panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace}
 	if r.panics = cfg.PanicValue; r.panics == nil {
 		r.panics = recordValue{}
@@ -159,8 +175,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		// path has no branch for it.
 		cfg.Deque = func() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }
 	}
-	r.workers = make([]*Worker, cfg.Workers)
-	for i := range r.workers {
+	newWorker := func(i int) *Worker {
 		w := &Worker{
 			reg:   r,
 			index: i,
@@ -183,12 +198,20 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			w.levels[l] = newWorkerDeque(64)
 		}
 		w.terminate.owner = w
-		r.workers[i] = w
+		if i >= cfg.Workers {
+			w.spare, w.spareWake = true, make(chan struct{}, 1)
+		}
+		return w
 	}
+	r.workers = make([]*Worker, cfg.Workers+cfg.Spares)
+	for i := range cfg.Workers {
+		r.workers[i] = newWorker(i)
+	}
+	r.live.Store(int32(cfg.Workers))
 	var started sync.WaitGroup
-	started.Add(len(r.workers))
-	r.stopped.Add(len(r.workers))
-	for i, w := range r.workers {
+	started.Add(cfg.Workers)
+	r.stopped.Add(cfg.Workers)
+	for i, w := range r.liveWorkers() {
 		cpu := -1
 		if len(cpus) > 0 {
 			cpu = cpus[i%len(cpus)]
@@ -196,6 +219,13 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		go w.start(cpu, !cfg.Unlocked, &started)
 	}
 	started.Wait()
+	if cfg.Spares > 0 {
+		sp := &r.spares
+		sp.max, sp.newWorker = cfg.Spares, newWorker
+		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+		sp.posted = make(chan struct{}, cfg.Spares)
+		go r.monitor()
+	}
 	return r, nil
 }
 
@@ -207,6 +237,7 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	if lock {
 		goruntime.LockOSThread()
 		w.locked = true
+		w.tid = threadID()
 	}
 	if cpu >= 0 {
 		pinThread(cpu)
@@ -243,7 +274,7 @@ func (r *Registry) Workers() int {
 	if r.reportWorkers > 0 {
 		return r.reportWorkers
 	}
-	return len(r.workers)
+	return r.size
 }
 
 // inject queues j, holding tasks tasks, from outside r's workers (or
@@ -260,6 +291,7 @@ func (r *Registry) enqueue(j *Job, tasks int) {
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
+	r.postToSpares()
 }
 
 // hasInjected reports whether any injector holds a job: the sleep
@@ -278,7 +310,7 @@ func (r *Registry) workQueued() bool {
 	if r.hasInjected() || r.prio.anyQueued() {
 		return true
 	}
-	for _, v := range r.workers {
+	for _, v := range r.liveWorkers() {
 		if v.variant != nil || !v.deque.Empty() {
 			return true
 		}
@@ -297,7 +329,9 @@ func (r *Registry) enter(call string) {
 // or reports false, counting nothing, once the registry is closed.
 func (r *Registry) admit() bool {
 	if !r.closed.Load() {
-		r.active.Add(1)
+		if r.active.Add(1) == 1 {
+			r.kickMonitor() // the registry turns busy (monitor.go)
+		}
 		if !r.closed.Load() {
 			return true
 		}
@@ -346,14 +380,16 @@ func (r *Registry) Close() error {
 			r.drained.Wait()
 		}
 		r.mu.Unlock()
-		for _, w := range r.workers {
+		r.stopSpares() // no spare starts from here on
+		for _, w := range r.liveWorkers() {
 			w.terminate.Set()
+			w.wakeDormant()
 		}
 		r.stopped.Wait()
 		// The workers are gone; a closed pool may stay referenced, so drop
 		// what they kept for reuse (join records, up to one per depth
 		// reached: a million-deep recursion leaves about 100 MB).
-		for _, w := range r.workers {
+		for _, w := range r.liveWorkers() {
 			w.frames, w.private, w.privHead, w.privTop = nil, nil, 0, 0
 		}
 	})
@@ -376,8 +412,9 @@ type Counts struct {
 
 // Counts returns a snapshot of the counters.
 func (r *Registry) Counts() Counts {
-	c := Counts{Workers: make([]WorkerStats, len(r.workers)), Injected: r.injected.Load()}
-	for i, w := range r.workers {
+	live := r.liveWorkers()
+	c := Counts{Workers: make([]WorkerStats, len(live)), Injected: r.injected.Load()}
+	for i, w := range live {
 		ws := r.sleep.WorkerStats(i)
 		pw := WorkerStats{
 			Executed:    w.executed.Load(),

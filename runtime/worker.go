@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/spindle-go/spindle/deque"
 	"github.com/spindle-go/spindle/internal/xorshift"
@@ -62,6 +63,19 @@ type Worker struct {
 	depth  int
 
 	terminate Latch // set by Close; the worker's main loop waits on it
+
+	// Spare slots (spares.go): spare is set on a spare's Worker; dormant
+	// while it is parked on spareWake, waiting to be activated. tid is the
+	// worker's thread ID when it is locked to its thread (Linux), for the
+	// blocked-worker monitor (monitor.go); 0 otherwise (spares).
+	spare     bool
+	dormant   atomic.Bool
+	spareWake chan struct{}
+	tid       int
+	// taskStart is when a spare started the task it runs (Unix ns), 0
+	// between tasks: the monitor's measure of a spare's stall.
+	taskStart atomic.Int64
+	idleTimer *time.Timer // a spare's wait for work (spares.go)
 
 	// readiedCaller is set when the job just run readied a goroutine
 	// waiting outside the pool (see handOffP).
@@ -138,7 +152,8 @@ func (w *Worker) Locked() bool { return w.locked }
 // Registry returns the registry the worker belongs to.
 func (w *Worker) Registry() *Registry { return w.reg }
 
-// Index returns the worker's index in [0, Registry().Workers()).
+// Index returns the worker's index: in [0, Registry().Workers()) for the
+// registry's workers, up to Registry().Slots() for a spare (spares.go).
 func (w *Worker) Index() int { return w.index }
 
 // Enter pushes a join frame and returns its slot: the record a join at
@@ -694,7 +709,7 @@ func (w *Worker) findWork(thorough bool) *Job {
 // random one, and starts over while some steal lost a race (the victim may
 // still hold work).
 func (w *Worker) steal() *Job {
-	return w.stealRound(len(w.reg.workers)-1, func(v *Worker) (*Job, deque.StealResult) {
+	return w.stealRound(int(w.reg.live.Load())-1, func(v *Worker) (*Job, deque.StealResult) {
 		j, got, res := w.stealFrom(v)
 		switch res {
 		case deque.Success:
@@ -716,7 +731,7 @@ func (w *Worker) steal() *Job {
 // A random start spreads thieves over victims; trying each victim once
 // per round bounds a round's cost.
 func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealResult)) *Job {
-	workers := w.reg.workers
+	workers := w.reg.liveWorkers()
 	n := len(workers)
 	if tries <= 0 || n == 1 {
 		return nil
@@ -751,4 +766,10 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 func (w *Worker) random() uint64 { return xorshift.Next(&w.rng) }
 
 // mainLoop is the worker's life after start-up: help until terminated.
-func (w *Worker) mainLoop() { w.WaitUntil(&w.terminate) }
+func (w *Worker) mainLoop() {
+	if w.spare {
+		w.spareLoop()
+		return
+	}
+	w.WaitUntil(&w.terminate)
+}

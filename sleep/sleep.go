@@ -72,6 +72,17 @@ func (s *Sleep) FenceWhenSleepy(f func()) { s.sleepyFence = f }
 // it must not block. Without an observer these paths test one nil field.
 func (s *Sleep) Observe(f func(worker int, asleep bool)) { s.observer = f }
 
+// Parked reports whether worker i is blocked in one of this package's
+// parks (Sleep's or ParkOnLatch), or about to enter or just out of one: a
+// worker whose thread is off its CPU while Parked is false is blocked in
+// something else (runtime's blocked-worker monitor asks).
+func (s *Sleep) Parked(i int) bool { return s.workers[i].parked.Load() }
+
+// SetParked marks worker i as parked (or no longer) for a wait of the
+// engine's own outside this package (a timed sleep between looks), so that
+// Parked reports it too.
+func (s *Sleep) SetParked(i int, parked bool) { s.workers[i].parked.Store(parked) }
+
 // WorkerStats returns the counts of worker i (0 <= i < the n given to New).
 func (s *Sleep) WorkerStats(i int) Stats {
 	ws := &s.workers[i]
@@ -96,6 +107,9 @@ type workerSleep struct {
 	parker  parker
 	sleeps  atomic.Uint64   // times this worker blocked
 	wakeups atomic.Uint64   // times another woke it
+	// parked is set while the worker is in a park of this package (or
+	// about to enter or just out of one): Parked's answer.
+	parked atomic.Bool
 	_       [cacheLine]byte // keep neighbours' locks off this line
 }
 
@@ -224,7 +238,9 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	if o := s.observer; o != nil {
 		o(st.worker, true)
 	}
+	ws.parked.Store(true)
 	ws.parker.park()
+	ws.parked.Store(false)
 	// Whoever woke us cleared blocked and took us off the sleeping count.
 	st.rounds = 0
 	latch.wakeUp()
@@ -253,6 +269,8 @@ func (s *Sleep) ParkOnLatch(worker int, latch *Latch, timeout time.Duration) {
 	}
 	ws.onLatch = true
 	ws.mu.Unlock()
+	ws.parked.Store(true)
+	defer ws.parked.Store(false)
 	if timeout <= 0 {
 		ws.parker.park()
 	} else if !ws.parker.parkFor(timeout) {

@@ -32,6 +32,7 @@ const (
 	famFuture
 	famBlock
 	famIsolate
+	famBlocking
 	famClose
 	famCount
 )
@@ -74,6 +75,7 @@ func init() {
 		famFuture:      {"future", 1, (*soak).future},
 		famBlock:       {"block", 1, (*soak).block},
 		famIsolate:     {"isolate", 1, (*soak).isolate},
+		famBlocking:    {"blocking", 1, (*soak).blocking},
 		famClose:       {"close", 1, (*soak).closeRace},
 	}
 	for _, f := range families {

@@ -152,7 +152,11 @@ func (s *soak) run(duration time.Duration, workers, goroutines int, stall time.D
 	pool.Default() // created once for good: not part of the goroutine count below
 	baseline := runtime.NumGoroutine()
 	for _, n := range []int{workers, 1, workers + 1} {
-		p, err := pool.New(pool.WithWorkers(n), pool.WithPanicHandler(s.handler))
+		opts := []pool.Option{pool.WithWorkers(n), pool.WithPanicHandler(s.handler)}
+		if s.mutant == mutNoSpares {
+			opts = append(opts, pool.WithSpares(0))
+		}
+		p, err := pool.New(opts...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "soak:", err)
 			return 2
@@ -208,6 +212,10 @@ wait:
 				s.violate(famClose, "Close of pool %d: %v", i, err)
 			}
 		}
+		// Spares the default pool started stay, parked, for reuse, as its
+		// workers do.
+		d := pool.Default().Stats()
+		baseline += len(d.PerWorker) - d.Workers
 		g := runtime.NumGoroutine()
 		for wait := time.Now().Add(10 * time.Second); g > baseline && time.Now().Before(wait); g = runtime.NumGoroutine() {
 			time.Sleep(time.Millisecond)

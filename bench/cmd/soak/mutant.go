@@ -31,10 +31,13 @@ const (
 	// mutNoIsolate runs pool.Isolate's function without the region: waits
 	// inside it run any queued task.
 	mutNoIsolate
+	// mutNoSpares makes the soak's pools with WithSpares(0): tasks that
+	// block without Block then hold their workers.
+	mutNoSpares
 	mutCount
 )
 
-var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate"}
+var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate", "no-spares"}
 
 var mutantDocs = [mutCount]string{
 	"",
@@ -42,6 +45,7 @@ var mutantDocs = [mutCount]string{
 	"Group.Wait, ForErr and MapErr return the second error tasks returned instead of the first",
 	"MapErr skips one element without an error, leaving its zero value",
 	"pool.Isolate calls its function without isolating its waits",
+	"the pools start no spare worker in place of a blocked one",
 }
 
 func parseMutant(name string) (mutant, bool) {

@@ -1,0 +1,59 @@
+package pool_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// BenchmarkBlockingFanOut is an errgroup-style I/O fan-out: 500 tasks
+// that each block for 2 ms (time.Sleep standing for a request), at most
+// 50 in flight, started from outside the pool on 2 workers. The rows:
+// a goroutine per task under a semaphore (errgroup's SetLimit), the
+// baseline; pool.Group with the task blocking directly (spares make up
+// for the blocked workers); the same inside pool.Block; and with spares
+// off (each blocked task holds a worker: about 2 in flight).
+func BenchmarkBlockingFanOut(b *testing.B) {
+	const tasks, limit, wait = 500, 50, 2 * time.Millisecond
+	b.Run("goroutines", func(b *testing.B) {
+		for range b.N {
+			sem := make(chan struct{}, limit)
+			var wg sync.WaitGroup
+			for range tasks {
+				sem <- struct{}{}
+				wg.Add(1)
+				go func() {
+					defer func() { <-sem; wg.Done() }()
+					time.Sleep(wait)
+				}()
+			}
+			wg.Wait()
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/fanout")
+	})
+	group := func(b *testing.B, p *pool.Pool, task func()) {
+		for range b.N {
+			g, _ := p.NewGroup(context.Background())
+			g.SetLimit(limit)
+			for range tasks {
+				g.Go(func() error { task(); return nil })
+			}
+			_ = g.Wait()
+		}
+		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/fanout")
+		st := p.Stats()
+		b.ReportMetric(float64(st.SparesStarted)/float64(b.N), "spares/fanout")
+	}
+	b.Run("group", func(b *testing.B) {
+		group(b, newPool(b, pool.WithWorkers(2)), func() { time.Sleep(wait) })
+	})
+	b.Run("group-block", func(b *testing.B) {
+		group(b, newPool(b, pool.WithWorkers(2)), func() { pool.Block(func() { time.Sleep(wait) }) })
+	})
+	b.Run("group-nospares", func(b *testing.B) {
+		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
+	})
+}

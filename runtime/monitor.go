@@ -1,0 +1,268 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"runtime/metrics"
+	"time"
+)
+
+// The blocked-worker monitor: one goroutine per registry with spare slots
+// (spares.go), which notices workers whose task blocks and starts spares
+// in their place.
+//
+// What blocked means. A worker (locked to its thread) is blocked when its
+// thread is off its CPU in something other than the engine's own waits:
+// its thread's CPU clock has not moved for blockedAfter, sleep.Sleep's
+// Parked says it is not in a park of the engine, and the kernel does not
+// list the thread as runnable (it sleeps in the kernel: a futex under a Go
+// channel, mutex or timer, a read). Why this cannot take a computing
+// worker for a blocked one: a computing thread's CPU clock moves (the
+// kernel adds the run in progress when the clock is read), and a thread
+// the OS descheduled to run another is runnable ("R" in /proc), which the
+// monitor checks once per stall. What else sleeps in the kernel: a locked
+// worker whose goroutine waits for a P (another goroutine holds it), and
+// an allocation waiting for the garbage collector (an assist that found
+// no work parks until the background workers catch up). The first is
+// excluded by starting spares only while no goroutine waits for a P
+// (runtime/metrics' runnable count is 0: a P is free for the spare, and
+// no worker waits for one); the second by waiting blockedAfterGC instead
+// of blockedAfter while the heap is close enough to its goal that the GC
+// may be marking (gcMayRun). A false alarm that passes both costs one
+// spare that runs queued tasks and retires.
+//
+// A spare is an ordinary goroutine, not locked to a thread (spares.go
+// says why), so it has no thread to watch: it counts as blocked when it
+// has been inside one task for blockedAfter without parking in the
+// engine. A spare that computes rather than blocks is counted too; it
+// holds a P, so once the Ps are all taken the monitor starts no more
+// (the runnable count turns positive), and spares retire when goroutines
+// keep waiting for a P (below).
+//
+// Spares start, once work is queued and a P is free, for the blocked
+// workers and spares, up to the registry's size in workers running or
+// about to be seen blocked; so the pool runs as many workers as it was
+// made with. They retire at a task boundary when goroutines have waited
+// for a P for retireAfter (more workers compute than Ps can run: the
+// blocked tasks have resumed), or when they find no work for spareIdle.
+//
+// When it runs. While no call, detached task or group is in progress in
+// the registry (its active count is 0) and no spare runs, the monitor
+// parks on a channel that the call making the registry busy signals
+// (kickMonitor), so an idle pool stays idle. Otherwise it looks every
+// monitorTick, or every monitorFastTick while workers are blocked or
+// spares run, sleeping in the kernel (nanosleep, with the timer slack of
+// its thread set to 1 ns) rather than on a Go timer, whose wake-ups come
+// a millisecond apart in an idle process. It needs a P to look: while
+// every P runs a worker it waits for one, and looks only when a P is
+// free, which is when a spare could run at all; so it costs a pure
+// computation almost nothing. A round reads one clock per started worker
+// (a system call of about 1 µs) and, once per stall, the stalled thread's
+// /proc state (about 7 µs).
+//
+// Detection needs a thread to watch: it runs only with locked workers, on
+// Linux (threadProbe); elsewhere, or with unlocked workers, spares never
+// start and pool.Block is the only remedy.
+const (
+	monitorTick     = 500 * time.Microsecond
+	monitorFastTick = 50 * time.Microsecond
+	blockedAfter    = 100 * time.Microsecond
+	blockedAfterGC  = time.Millisecond
+	retireAfter     = time.Millisecond
+)
+
+// workerWatch is the monitor's record of one worker.
+type workerWatch struct {
+	probe   threadProbe
+	cpu     time.Duration // the thread's CPU time at the last change seen
+	since   time.Time     // when cpu was last seen changing (or watching began)
+	last    time.Time     // the last round that saw the worker blocked
+	blocked bool          // the stall was confirmed (not runnable)
+	valid   bool          // cpu and since hold a reading
+}
+
+// monitor is the monitor goroutine's loop.
+func (r *Registry) monitor() {
+	sp := &r.spares
+	defer close(sp.done)
+	timer := time.NewTimer(monitorTick)
+	defer timer.Stop()
+	watches := make([]workerWatch, len(r.workers))
+	defer func() {
+		for i := range watches {
+			watches[i].probe.close()
+		}
+	}()
+	m := newMonitorMetrics()
+	for {
+		if r.active.Load() == 0 && sp.active.Load() == 0 {
+			for i := range watches {
+				watches[i].valid, watches[i].blocked = false, false
+			}
+			sp.blocked.Store(0)
+			sp.surplus.Store(0)
+			sp.crowdedSince = time.Time{}
+			select {
+			case <-sp.wake:
+				continue
+			case <-sp.stop:
+				return
+			}
+		}
+		blocked := r.monitorRound(watches, m)
+		tick := monitorTick
+		if blocked > 0 || sp.active.Load() > 0 {
+			tick = monitorFastTick
+		}
+		timer.Reset(tick)
+		select {
+		case <-timer.C:
+		case <-sp.stop:
+			return
+		}
+	}
+}
+
+// monitorRound looks at every started worker once, publishes how many are
+// blocked, and starts or retires spares. It returns the blocked count.
+func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) int {
+	sp := &r.spares
+	now := time.Now()
+	// blocked, and spares neither blocked nor parked
+	blocked, othersSpares := 0, 0
+	gcChecked, gcMaybe := false, false
+	stallLimit := func() time.Duration {
+		if !gcChecked {
+			gcChecked, gcMaybe = true, m.gcMayRun()
+		}
+		if gcMaybe {
+			return blockedAfterGC
+		}
+		return blockedAfter
+	}
+	for i, w := range r.liveWorkers() {
+		ws := &watches[i]
+		if w.dormant.Load() || r.sleep.Parked(i) {
+			ws.valid, ws.blocked = false, false
+			continue
+		}
+		if w.spare {
+			start := w.taskStart.Load()
+			if start == 0 || now.Sub(time.Unix(0, start)) < stallLimit() {
+				othersSpares++
+				continue
+			}
+			if !ws.blocked {
+				ws.blocked, ws.last = true, time.Unix(0, start)
+			}
+		} else {
+			if w.tid == 0 {
+				continue
+			}
+			cpu, ok := ws.probe.cpuTime(w.tid)
+			if !ok {
+				continue
+			}
+			if !ws.valid || cpu != ws.cpu {
+				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
+				continue
+			}
+			if !ws.blocked {
+				if now.Sub(ws.since) < stallLimit() || ws.probe.runnable(w.tid) {
+					continue
+				}
+				ws.blocked, ws.last = true, ws.since
+			}
+		}
+		blocked++
+		sp.blockedNanos.Add(int64(now.Sub(ws.last)))
+		ws.last = now
+	}
+	sp.blocked.Store(int32(blocked))
+	active := int(sp.active.Load())
+	// How much of the machine the process used since the last round: a
+	// P's worth or more unused means a spare can run now.
+	cpu := processCPU()
+	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
+	used := 1.0
+	if elapsed := now.Sub(sp.lastRound); !sp.lastRound.IsZero() && elapsed > 0 {
+		used = float64(cpu-sp.lastCPU) / float64(elapsed) / float64(capacity)
+	}
+	sp.lastRound, sp.lastCPU = now, cpu
+	saturated := used >= 1-0.5/float64(capacity)
+	// Spares retire when the process keeps using every CPU it may while
+	// goroutines wait for a P, at every round for retireAfter: more
+	// compute than the Ps can run, so blocked tasks have resumed. As many
+	// retire, at their next task boundary, as goroutines wait (at least
+	// one); spares computing in place of workers still blocked keep the
+	// CPUs busy but leave no goroutine waiting, and stay.
+	waiting := 0
+	if active > 0 && saturated {
+		waiting = m.waitingForP()
+	}
+	if waiting > 0 {
+		if sp.crowdedSince.IsZero() {
+			sp.crowdedSince = now
+		} else if now.Sub(sp.crowdedSince) >= retireAfter {
+			sp.surplus.Store(int32(min(waiting, active)))
+		}
+	} else {
+		sp.crowdedSince = time.Time{}
+		sp.surplus.Store(0)
+	}
+	// A spare for every blocked worker or spare not yet covered by one
+	// that runs, while work is queued and the machine has room.
+	want := blocked - othersSpares
+	if want <= 0 || saturated || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
+		return blocked
+	}
+	if r.size > capacity && m.waitingForP() > 0 {
+		// More workers than Ps: a worker that waits for a P sleeps like
+		// a blocked one, and a blocked worker's P goes to another worker
+		// anyway. Spares start only when none waits.
+		return blocked
+	}
+	for ; want > 0 && r.activateSpare(); want-- {
+	}
+	return blocked
+}
+
+// monitorMetrics reads what the monitor asks the Go runtime.
+type monitorMetrics struct {
+	sched []metrics.Sample
+	heap  []metrics.Sample
+}
+
+func newMonitorMetrics() *monitorMetrics {
+	return &monitorMetrics{
+		sched: []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}},
+		heap: []metrics.Sample{
+			{Name: "/gc/heap/allocs:bytes"},
+			{Name: "/gc/heap/frees:bytes"},
+			{Name: "/gc/heap/goal:bytes"},
+		},
+	}
+}
+
+// waitingForP returns how many goroutines are runnable, waiting for a P.
+func (m *monitorMetrics) waitingForP() int {
+	metrics.Read(m.sched)
+	if v := m.sched[0].Value; v.Kind() == metrics.KindUint64 {
+		return int(v.Uint64())
+	}
+	return 0
+}
+
+// gcMayRun reports whether the heap in use is close enough to the GC's
+// goal that a collection may be marking: the mark phase starts at a
+// trigger below the goal (about 0.7 to 0.95 of it), and the heap in use
+// stays above it until the sweep frees memory.
+func (m *monitorMetrics) gcMayRun() bool {
+	metrics.Read(m.heap)
+	for _, s := range m.heap {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return true
+		}
+	}
+	inUse := m.heap[0].Value.Uint64() - m.heap[1].Value.Uint64()
+	return inUse >= m.heap[2].Value.Uint64()/10*6
+}

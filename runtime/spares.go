@@ -1,0 +1,243 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Spare workers: keeping the pool's size in running workers while tasks
+// block.
+//
+// A task that blocks without pool.Block (a sleep, a channel, a mutex, a
+// read) parks its worker's thread: the worker is gone until the task
+// resumes, and with every worker parked the tasks that would release them
+// sit in a queue. The registry's monitor (monitor.go) notices such a
+// worker and starts a spare in its place; when the blocked task resumes,
+// a spare retires at its next task boundary, so the pool gets back to its
+// size. Java's ForkJoinPool adds a spare only when told (managedBlock);
+// .NET's thread pool injects threads when its workers stop completing
+// work; Go's own scheduler hands a blocked thread's P to another thread.
+//
+// Slots. A registry has Config.Workers workers and Config.Spares spare
+// slots after them (indexes Workers .. Workers+Spares-1), each a Worker
+// like the others, with its own deques and sleep slot, made and started
+// the first time it is needed (in index order: workers[:live] are the
+// started ones, which is what thieves and snapshots look at). A started
+// spare is either active (running tasks: counted in active) or dormant
+// (parked on its wake channel, outside the sleep protocol: never counted
+// as looking or sleeping, never woken by a post).
+//
+// Threads. A spare is an ordinary goroutine, not locked to a thread. The
+// tasks spares exist for block, often, and resume: a locked goroutine
+// that blocks hands its P to another thread and takes one back when it
+// resumes, two thread switches of tens of microseconds each on this
+// kind of machine, where an ordinary goroutine parks and is readied on
+// whatever thread runs the P. In a fan-out of 2 ms sleeps on two workers,
+// locked spares held the pool to about twice the goroutine baseline's
+// time, in those hand-offs (docs/performance.md, "Tasks that block").
+// The monitor watches spares by their task's age instead of a thread.
+//
+// An active spare runs jobs from the top (it searches as findWork does,
+// without announcing itself to the sleep protocol, so that no poster
+// counts on it). It retires at a task boundary when the monitor says
+// spares are in surplus (goroutines keep waiting for a P: the blocked
+// tasks resumed and compute), or when it has found no work for spareIdle,
+// and parks. Inside a job it waits as any worker does, through the sleep
+// protocol with its own slot.
+type spares struct {
+	max     int          // Config.Spares
+	active  atomic.Int32 // spares activated and not retired
+	blocked atomic.Int32 // workers the monitor saw blocked in its last round
+	// surplus is how many active spares should retire at their next task
+	// boundary: the monitor sets it when goroutines have waited for a P
+	// for retireAfter while spares ran, and each spare that retires for
+	// it takes one off.
+	surplus atomic.Int32
+
+	// For Stats: activations, and the time workers were seen blocked.
+	activations  atomic.Uint64
+	blockedNanos atomic.Int64
+
+	newWorker func(i int) *Worker // makes slot i's Worker
+
+	// wake kicks the monitor out of its idle park (kickMonitor); stop,
+	// closed by Close, ends it, and done is closed when it has ended.
+	wake, stop, done chan struct{}
+	stopOnce         sync.Once
+	// idle counts the active spares waiting between tasks, posted the
+	// signals of jobs queued on the injector while they do (runAsSpare).
+	idle   atomic.Int32
+	posted chan struct{}
+	// crowdedSince is when the monitor first saw goroutines waiting for a
+	// P while spares ran, zero while it does not (the monitor's own).
+	crowdedSince time.Time
+	// lastRound and lastCPU are the time and the process's CPU time at
+	// the monitor's last round (the monitor's own).
+	lastRound time.Time
+	lastCPU   time.Duration
+}
+
+// Spares reports the spares' counts: how many are running now, how many
+// times a spare was started (or restarted), and how long workers were
+// seen blocked in tasks, in all.
+func (r *Registry) Spares() (running int, started uint64, blocked time.Duration) {
+	return int(r.spares.active.Load()), r.spares.activations.Load(), time.Duration(r.spares.blockedNanos.Load())
+}
+
+// Slots returns how many worker indexes the registry may use: its
+// workers and its spare slots. Worker.Index is always below it.
+func (r *Registry) Slots() int { return len(r.workers) }
+
+// liveWorkers returns the workers started so far: the registry's own,
+// then the spares started, in index order.
+func (r *Registry) liveWorkers() []*Worker { return r.workers[:r.live.Load()] }
+
+// activateSpare makes one more spare run: a dormant one, else a new slot.
+// It reports false when every slot is active. Only the monitor calls it.
+func (r *Registry) activateSpare() bool {
+	live := int(r.live.Load())
+	for _, w := range r.workers[r.size:live] {
+		if w.dormant.CompareAndSwap(true, false) {
+			r.spares.active.Add(1)
+			r.spares.activations.Add(1)
+			w.spareWake <- struct{}{} // empty: the spare took the last token before it turned dormant
+			return true
+		}
+	}
+	if live == len(r.workers) {
+		return false
+	}
+	w := r.spares.newWorker(live)
+	r.workers[live] = w
+	r.spares.active.Add(1)
+	r.spares.activations.Add(1)
+	var started sync.WaitGroup
+	started.Add(1)
+	r.stopped.Add(1)
+	go w.start(-1, false, &started) // not locked: see "Threads" above
+	started.Wait()
+	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
+	return true
+}
+
+// spareLoop is a spare's life: run jobs while the pool needs it, then
+// park until activated again or terminated.
+func (w *Worker) spareLoop() {
+	for !w.terminate.Probe() {
+		w.runAsSpare()
+		// What it holds for others goes out before it parks, as before
+		// any idle wait: the finished tasks it counts for a scope (their
+		// scope's waiter may wait for them) and its job count.
+		w.flushCredit()
+		w.publishExecuted()
+		w.dormant.Store(true)
+		<-w.spareWake // the monitor's activation, or Close's
+	}
+}
+
+// spareIdle is how long an active spare waits for work before it
+// retires: more than it takes a task's caller to queue the next task
+// after one finished (an errgroup-style loop under a limit), so that a
+// fan-out of blocking tasks keeps its spares.
+const spareIdle = time.Millisecond
+
+// runAsSpare runs jobs as an active spare until it retires: when the
+// monitor says spares are in surplus (the blocked tasks resumed), or when
+// it has found no work for spareIdle. It takes itself off the active
+// count.
+//
+// Between tasks it parks on the spares' posted channel, which every job
+// queued on the injector while spares wait signals (Registry.enqueue), or
+// until spareIdle passes: not in the sleep protocol, which counts on the
+// workers it wakes, nor spinning, which would hold a P from the goroutine
+// about to queue the next task. Jobs that workers push on their own deques
+// do not signal it (forks must not pay for spares): a spare waiting then
+// retires, and the monitor starts it again if its round finds workers
+// blocked and work queued.
+func (w *Worker) runAsSpare() {
+	sp := &w.reg.spares
+	for !w.terminate.Probe() {
+		if s := sp.surplus.Load(); s > 0 && sp.surplus.CompareAndSwap(s, s-1) {
+			break
+		}
+		j := w.findWork(false)
+		if j == nil {
+			// Counted as waiting before the last look: a job queued
+			// after it is seen or signalled.
+			sp.idle.Add(1)
+			if j = w.findWork(false); j == nil && !w.waitPosted() {
+				sp.idle.Add(-1)
+				break
+			}
+			sp.idle.Add(-1)
+			if j == nil {
+				continue
+			}
+		}
+		w.taskStart.Store(time.Now().UnixNano())
+		w.runHelping(j)
+		w.taskStart.Store(0)
+	}
+	sp.active.Add(-1)
+}
+
+// waitPosted parks the spare until a job is posted to the injector or
+// spareIdle passes; it reports false on the timeout.
+func (w *Worker) waitPosted() bool {
+	if w.idleTimer == nil {
+		w.idleTimer = time.NewTimer(spareIdle)
+	} else {
+		w.idleTimer.Reset(spareIdle)
+	}
+	select {
+	case <-w.reg.spares.posted:
+		w.idleTimer.Stop()
+		return true
+	case <-w.idleTimer.C:
+		return false
+	}
+}
+
+// postToSpares signals a spare waiting between tasks that a job was
+// queued on the injector (one load while none waits).
+func (r *Registry) postToSpares() {
+	if r.spares.idle.Load() > 0 {
+		select {
+		case r.spares.posted <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// kickMonitor wakes the monitor from its idle park; a call in progress
+// from outside has just made the registry busy.
+func (r *Registry) kickMonitor() {
+	if r.spares.wake != nil {
+		select {
+		case r.spares.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// stopSpares ends the monitor and waits for it (Close, once no call is in
+// progress), so that no spare starts after Close has counted the workers
+// to stop.
+func (r *Registry) stopSpares() {
+	if r.spares.stop == nil {
+		return
+	}
+	r.spares.stopOnce.Do(func() { close(r.spares.stop) })
+	<-r.spares.done
+}
+
+// wakeDormant hands a terminated spare its way out of the dormant park.
+func (w *Worker) wakeDormant() {
+	if w.spareWake != nil {
+		select {
+		case w.spareWake <- struct{}{}:
+		default:
+		}
+	}
+}
