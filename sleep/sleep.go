@@ -105,12 +105,12 @@ type workerSleep struct {
 	blocked bool
 	onLatch bool
 	parker  parker
-	sleeps  atomic.Uint64   // times this worker blocked
-	wakeups atomic.Uint64   // times another woke it
+	sleeps  atomic.Uint64 // times this worker blocked
+	wakeups atomic.Uint64 // times another woke it
 	// parked is set while the worker is in a park of this package (or
 	// about to enter or just out of one): Parked's answer.
 	parked atomic.Bool
-	_       [cacheLine]byte // keep neighbours' locks off this line
+	_      [cacheLine]byte // keep neighbours' locks off this line
 }
 
 // New returns the sleep state of a pool of n workers (1 <= n <= MaxWorkers).
