@@ -69,16 +69,6 @@ func processCPU() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-// preciseSleeps makes the calling thread's kernel sleeps end on time: its
-// timer slack (50 µs by default) becomes 1 ns.
-func preciseSleeps() { _ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0) }
-
-// threadSleep sleeps for d in the kernel (nanosleep), to the microsecond.
-func threadSleep(d time.Duration) {
-	ts := unix.NsecToTimespec(int64(d))
-	_ = unix.Nanosleep(&ts, nil)
-}
-
 func (p *threadProbe) close() {
 	if p.tid != 0 {
 		unix.Close(p.fd)

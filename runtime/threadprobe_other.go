@@ -16,8 +16,6 @@ func (p *threadProbe) cpuTime(int) (time.Duration, bool) { return 0, false }
 func (p *threadProbe) runnable(int) bool                 { return true }
 func (p *threadProbe) close()                            {}
 
-func threadSleep(d time.Duration) { time.Sleep(d) }
 
-func preciseSleeps() {}
 
 func processCPU() time.Duration { return 0 }
