@@ -16,6 +16,4 @@ func (p *threadProbe) cpuTime(int) (time.Duration, bool) { return 0, false }
 func (p *threadProbe) runnable(int) bool                 { return true }
 func (p *threadProbe) close()                            {}
 
-
-
 func processCPU() time.Duration { return 0 }
