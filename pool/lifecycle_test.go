@@ -309,7 +309,9 @@ func TestCloseWaitsForFuturesAndScopes(t *testing.T) {
 }
 
 func TestCloseWhileGroupContextIsCancelled(t *testing.T) {
-	p := newClosablePool(t, pool.WithWorkers(1))
+	// No spares: the one worker, blocked in the first task, holds the
+	// other 99 queued until the cancellation.
+	p := newClosablePool(t, pool.WithWorkers(1), pool.WithSpares(0))
 	watchdog(t, func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		g, gctx := p.NewGroup(ctx)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -56,4 +57,27 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 	b.Run("group-nospares", func(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
 	})
+}
+
+// BenchmarkSparesWhileComputing counts the spares a computation starts,
+// which should be none: fib(24) forked with pool.Join (two closures
+// allocated per fork) and a loop whose chunks allocate, on two workers.
+// A goroutine that helps the garbage collector may wait for it off its
+// CPU, which the monitor can take for a blocked task; spares/op is how
+// often it did.
+func BenchmarkSparesWhileComputing(b *testing.B) {
+	p := newPool(b, pool.WithWorkers(2))
+	out := make([][]int, 1<<12)
+	for range b.N {
+		p.Run(func() { fib(24) })
+		computeRound(p)
+		p.Run(func() {
+			forkjoin.For(0, len(out), 1, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					out[i] = make([]int, 64)
+				}
+			})
+		})
+	}
+	b.ReportMetric(float64(p.Stats().SparesStarted)/float64(b.N), "spares/op")
 }

@@ -66,8 +66,9 @@ const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
 	blockedAfter    = 100 * time.Microsecond
-	blockedAfterGC  = time.Millisecond
+	blockedAfterGC  = 5 * time.Millisecond
 	retireAfter     = time.Millisecond
+	rampTick        = 150 * time.Microsecond
 )
 
 // workerWatch is the monitor's record of one worker.
@@ -78,6 +79,8 @@ type workerWatch struct {
 	last    time.Time     // the last round that saw the worker blocked
 	blocked bool          // the stall was confirmed (not runnable)
 	valid   bool          // cpu and since hold a reading
+	// gcCycles is the count of GC cycles completed at since.
+	gcCycles uint64
 }
 
 // monitor is the monitor goroutine's loop.
@@ -100,6 +103,7 @@ func (r *Registry) monitor() {
 			}
 			sp.blocked.Store(0)
 			sp.surplus.Store(0)
+			r.sleep.ReleaseP(false)
 			sp.crowdedSince = time.Time{}
 			select {
 			case <-sp.wake:
@@ -108,7 +112,19 @@ func (r *Registry) monitor() {
 				return
 			}
 		}
-		blocked := r.monitorRound(watches, m)
+		blocked, soon := r.monitorRound(watches, m)
+		if soon {
+			// Spares just started, and may block in their first task (a
+			// fan-out doubles its width a round), or a worker may have
+			// just blocked: look again soon. Yielding, not sleeping on a
+			// timer, which in an idle process wakes a millisecond late.
+			t := time.Now()
+			for time.Since(t) < rampTick {
+				goruntime.Gosched()
+			}
+			sp.spun += time.Since(t) // not the tasks' CPU (monitorRound)
+			continue
+		}
 		tick := monitorTick
 		if blocked > 0 || sp.active.Load() > 0 {
 			tick = monitorFastTick
@@ -123,25 +139,22 @@ func (r *Registry) monitor() {
 }
 
 // monitorRound looks at every started worker once, publishes how many are
-// blocked, and starts or retires spares. It returns the blocked count.
-func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) int {
+// blocked, and starts or retires spares. It returns the blocked count and
+// whether to look again soon: it started spares, or a worker that ran
+// little since the last look sleeps now.
+func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
 	now := time.Now()
-	// blocked, and spares neither blocked nor parked
-	blocked, othersSpares := 0, 0
-	gcChecked, gcMaybe := false, false
-	stallLimit := func() time.Duration {
-		if !gcChecked {
-			gcChecked, gcMaybe = true, m.gcMayRun()
-		}
-		if gcMaybe {
-			return blockedAfterGC
-		}
-		return blockedAfter
+	othersSpares := 0 // spares neither blocked nor parked
+	suspect := false  // a worker may be blocked: look again soon
+	stall := blockedAfter
+	if m.gcMayRun() {
+		stall = blockedAfterGC
 	}
+	stallLimit := func() time.Duration { return stall }
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
-		if w.dormant.Load() || r.sleep.Parked(i) {
+		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
 			ws.valid, ws.blocked = false, false
 			continue
 		}
@@ -162,12 +175,28 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) int {
 			if !ok {
 				continue
 			}
+			if ws.valid && ws.gcCycles != m.gcCycles {
+				// A collection ended during the stall: the worker may have
+				// waited for it (an assist, a stop). Start over.
+				ws.valid = false
+			}
 			if !ws.valid || cpu != ws.cpu {
+				// A thread that ran less than half the time since the
+				// last look and sleeps now may have just blocked: look
+				// again soon rather than a tick later.
+				if ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(w.tid) {
+					suspect = true
+				}
 				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
+				ws.gcCycles = m.gcCycles
 				continue
 			}
 			if !ws.blocked {
-				if now.Sub(ws.since) < stallLimit() || ws.probe.runnable(w.tid) {
+				if now.Sub(ws.since) < stallLimit() {
+					suspect = true
+					continue
+				}
+				if ws.probe.runnable(w.tid) {
 					continue
 				}
 				ws.blocked, ws.last = true, ws.since
@@ -179,15 +208,19 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) int {
 	}
 	sp.blocked.Store(int32(blocked))
 	active := int(sp.active.Load())
+	// While tasks block, parked workers give their P back at once: the
+	// spares and the tasks they run are ordinary goroutines, whose timers
+	// a P held in a futex call would delay (sleep.Sleep.ReleaseP).
+	r.sleep.ReleaseP(blocked > 0 || active > 0)
 	// How much of the machine the process used since the last round: a
 	// P's worth or more unused means a spare can run now.
 	cpu := processCPU()
 	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
 	used := 1.0
 	if elapsed := now.Sub(sp.lastRound); !sp.lastRound.IsZero() && elapsed > 0 {
-		used = float64(cpu-sp.lastCPU) / float64(elapsed) / float64(capacity)
+		used = float64(cpu-sp.lastCPU-sp.spun) / float64(elapsed) / float64(capacity)
 	}
-	sp.lastRound, sp.lastCPU = now, cpu
+	sp.lastRound, sp.lastCPU, sp.spun = now, cpu, 0
 	saturated := used >= 1-0.5/float64(capacity)
 	// Spares retire when the process keeps using every CPU it may while
 	// goroutines wait for a P, at every round for retireAfter: more
@@ -213,23 +246,26 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) int {
 	// that runs, while work is queued and the machine has room.
 	want := blocked - othersSpares
 	if want <= 0 || saturated || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
-		return blocked
+		return blocked, suspect
 	}
-	if r.size > capacity && m.waitingForP() > 0 {
-		// More workers than Ps: a worker that waits for a P sleeps like
-		// a blocked one, and a blocked worker's P goes to another worker
-		// anyway. Spares start only when none waits.
-		return blocked
+	if m.waitingForP() > 0 {
+		// A locked worker whose goroutine waits for a P sleeps like a
+		// blocked one (a P is busy elsewhere, or the machine is loaded):
+		// spares start only while no goroutine waits for one.
+		return blocked, suspect
 	}
 	for ; want > 0 && r.activateSpare(); want-- {
+		soon = true // the spares may block in their first task
 	}
-	return blocked
+	return blocked, soon || suspect
 }
 
 // monitorMetrics reads what the monitor asks the Go runtime.
 type monitorMetrics struct {
-	sched []metrics.Sample
-	heap  []metrics.Sample
+	sched      []metrics.Sample
+	heap       []metrics.Sample
+	lastAllocs uint64 // the bytes allocated at the last gcMayRun
+	gcCycles   uint64 // the GC cycles completed, at the last gcMayRun
 }
 
 func newMonitorMetrics() *monitorMetrics {
@@ -237,8 +273,8 @@ func newMonitorMetrics() *monitorMetrics {
 		sched: []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}},
 		heap: []metrics.Sample{
 			{Name: "/gc/heap/allocs:bytes"},
-			{Name: "/gc/heap/frees:bytes"},
 			{Name: "/gc/heap/goal:bytes"},
+			{Name: "/gc/cycles/total:gc-cycles"},
 		},
 	}
 }
@@ -252,10 +288,12 @@ func (m *monitorMetrics) waitingForP() int {
 	return 0
 }
 
-// gcMayRun reports whether the heap in use is close enough to the GC's
-// goal that a collection may be marking: the mark phase starts at a
-// trigger below the goal (about 0.7 to 0.95 of it), and the heap in use
-// stays above it until the sweep frees memory.
+// gcMayRun reports whether the program allocates fast enough that the
+// garbage collector may mark often: a sixteenth of the GC's goal
+// allocated since the last look, so a collection every few rounds. A
+// goroutine that allocates while the GC marks may wait for it (an assist
+// that found no work parks until the background workers catch up),
+// off its CPU for milliseconds, like a blocked task.
 func (m *monitorMetrics) gcMayRun() bool {
 	metrics.Read(m.heap)
 	for _, s := range m.heap {
@@ -263,6 +301,9 @@ func (m *monitorMetrics) gcMayRun() bool {
 			return true
 		}
 	}
-	inUse := m.heap[0].Value.Uint64() - m.heap[1].Value.Uint64()
-	return inUse >= m.heap[2].Value.Uint64()/10*6
+	allocs, goal := m.heap[0].Value.Uint64(), m.heap[1].Value.Uint64()
+	m.gcCycles = m.heap[2].Value.Uint64()
+	recent := allocs - m.lastAllocs
+	m.lastAllocs = allocs
+	return recent >= goal/16
 }

@@ -24,9 +24,10 @@ import (
 // like the others, with its own deques and sleep slot, made and started
 // the first time it is needed (in index order: workers[:live] are the
 // started ones, which is what thieves and snapshots look at). A started
-// spare is either active (running tasks: counted in active) or dormant
-// (parked on its wake channel, outside the sleep protocol: never counted
-// as looking or sleeping, never woken by a post).
+// spare is active (running tasks: counted in active), dormant (parked on
+// its wake channel, outside the sleep protocol: never counted as looking
+// or sleeping, never woken by a post) or, after spareKeepAlive dormant,
+// exited (its goroutine gone, the slot kept for the next start).
 //
 // Threads. A spare is an ordinary goroutine, not locked to a thread. The
 // tasks spares exist for block, often, and resume: a locked goroutine
@@ -76,6 +77,7 @@ type spares struct {
 	// the monitor's last round (the monitor's own).
 	lastRound time.Time
 	lastCPU   time.Duration
+	spun      time.Duration // the monitor's own spinning since (monitor.go)
 }
 
 // Spares reports the spares' counts: how many are running now, how many
@@ -93,15 +95,40 @@ func (r *Registry) Slots() int { return len(r.workers) }
 // then the spares started, in index order.
 func (r *Registry) liveWorkers() []*Worker { return r.workers[:r.live.Load()] }
 
-// activateSpare makes one more spare run: a dormant one, else a new slot.
-// It reports false when every slot is active. Only the monitor calls it.
+// A spare slot's states (Worker.spareState): active (running, or started
+// and about to), dormant (its goroutine parked on spareWake), exited (no
+// goroutine: it was dormant for spareKeepAlive). The monitor moves a slot
+// from dormant or exited to active; the spare itself from active to
+// dormant, and from dormant to exited, each with a CAS, so that a spare
+// the monitor activates never exits.
+const (
+	spareActive int32 = iota
+	spareDormant
+	spareExited
+)
+
+// spareKeepAlive is how long a dormant spare's goroutine stays for reuse
+// before it exits (Java's ForkJoinPool keeps a spare thread 60 s, .NET's
+// thread pool about 20 s; a pool's spares are cheap to start again, and a
+// program that blocked once should not keep their goroutines).
+const spareKeepAlive = time.Second
+
+// activateSpare makes one more spare run: a dormant one, else one that
+// exited, else a new slot. It reports false when every slot is active.
+// Only the monitor calls it.
 func (r *Registry) activateSpare() bool {
 	live := int(r.live.Load())
 	for _, w := range r.workers[r.size:live] {
-		if w.dormant.CompareAndSwap(true, false) {
-			r.spares.active.Add(1)
-			r.spares.activations.Add(1)
+		if w.spareState.CompareAndSwap(spareDormant, spareActive) {
+			r.countActivation()
 			w.spareWake <- struct{}{} // empty: the spare took the last token before it turned dormant
+			return true
+		}
+	}
+	for _, w := range r.workers[r.size:live] {
+		if w.spareState.CompareAndSwap(spareExited, spareActive) {
+			r.countActivation()
+			r.startSpare(w)
 			return true
 		}
 	}
@@ -110,19 +137,28 @@ func (r *Registry) activateSpare() bool {
 	}
 	w := r.spares.newWorker(live)
 	r.workers[live] = w
+	r.countActivation()
+	r.startSpare(w)
+	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
+	return true
+}
+
+func (r *Registry) countActivation() {
 	r.spares.active.Add(1)
 	r.spares.activations.Add(1)
+}
+
+// startSpare starts spare w's goroutine and returns once it runs.
+func (r *Registry) startSpare(w *Worker) {
 	var started sync.WaitGroup
 	started.Add(1)
 	r.stopped.Add(1)
 	go w.start(-1, false, &started) // not locked: see "Threads" above
 	started.Wait()
-	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
-	return true
 }
 
 // spareLoop is a spare's life: run jobs while the pool needs it, then
-// park until activated again or terminated.
+// park until activated again, terminated, or kept alive long enough.
 func (w *Worker) spareLoop() {
 	for !w.terminate.Probe() {
 		w.runAsSpare()
@@ -131,8 +167,28 @@ func (w *Worker) spareLoop() {
 		// scope's waiter may wait for them) and its job count.
 		w.flushCredit()
 		w.publishExecuted()
-		w.dormant.Store(true)
-		<-w.spareWake // the monitor's activation, or Close's
+		w.spareState.Store(spareDormant)
+		if !w.waitActivation() {
+			return // exited: the monitor starts the slot again if needed
+		}
+	}
+}
+
+// waitActivation parks a dormant spare until the monitor activates it or
+// Close wakes it (true), or until spareKeepAlive passes and it turns
+// exited (false).
+func (w *Worker) waitActivation() bool {
+	keepAlive := time.NewTimer(spareKeepAlive)
+	defer keepAlive.Stop()
+	select {
+	case <-w.spareWake:
+		return true
+	case <-keepAlive.C:
+		if w.spareState.CompareAndSwap(spareDormant, spareExited) {
+			return false
+		}
+		<-w.spareWake // activated meanwhile: its token is on the way
+		return true
 	}
 }
 

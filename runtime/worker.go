@@ -64,14 +64,15 @@ type Worker struct {
 
 	terminate Latch // set by Close; the worker's main loop waits on it
 
-	// Spare slots (spares.go): spare is set on a spare's Worker; dormant
-	// while it is parked on spareWake, waiting to be activated. tid is the
+	// Spare slots (spares.go): spare is set on a spare's Worker;
+	// spareState is its slot's state (spareActive for the registry's own
+	// workers). tid is the
 	// worker's thread ID when it is locked to its thread (Linux), for the
 	// blocked-worker monitor (monitor.go); 0 otherwise (spares).
-	spare     bool
-	dormant   atomic.Bool
-	spareWake chan struct{}
-	tid       int
+	spare      bool
+	spareState atomic.Int32
+	spareWake  chan struct{}
+	tid        int
 	// taskStart is when a spare started the task it runs (Unix ns), 0
 	// between tasks: the monitor's measure of a spare's stall.
 	taskStart atomic.Int64

@@ -23,12 +23,33 @@ const Backend = "futex"
 // blocking until there is one; unpark provides one. The protocol gives at
 // most one token per park (a waker only unparks a worker it found blocked),
 // so a token is never lost or doubled.
-type parker struct{ word atomic.Uint32 }
+//
+// A worker blocked in the futex system call keeps its P until sysmon
+// retakes it (the package doc, "Go specifics"): timers on that P's heap,
+// and goroutines in its run queue, wait meanwhile. Where that matters more
+// than the futex's faster wake-up (while tasks that block come and go, see
+// Sleep.ReleaseP), park waits on a channel instead, which gives the P back
+// at once. The word is the token either way; the channel only wakes: unpark
+// stores the token, wakes a futex waiter and leaves a wake signal on the
+// channel (room for one; a signal left for a futex waiter, or twice, only
+// makes a later channel wait look at the word once more).
+type parker struct {
+	word    atomic.Uint32
+	wake    chan struct{}
+	release *atomic.Bool // Sleep's ReleaseP setting
+}
 
-func (p *parker) init() {}
+func (p *parker) init() { p.wake = make(chan struct{}, 1) }
+
+// follow makes park read release (Sleep.ReleaseP) before each wait.
+func (p *parker) follow(release *atomic.Bool) { p.release = release }
 
 func (p *parker) park() {
 	for !p.word.CompareAndSwap(1, 0) {
+		if p.release != nil && p.release.Load() {
+			<-p.wake
+			continue
+		}
 		// Sleeps only if the word is still 0; spurious returns loop.
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&p.word)), futexWaitPrivate, 0, 0, 0, 0)
 	}
@@ -37,6 +58,10 @@ func (p *parker) park() {
 func (p *parker) unpark() {
 	p.word.Store(1)
 	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&p.word)), futexWakePrivate, 1, 0, 0, 0)
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
 }
 
 // parkFor is park with a deadline: it reports whether it consumed a token
@@ -47,6 +72,15 @@ func (p *parker) parkFor(d time.Duration) bool {
 		left := time.Until(deadline)
 		if left <= 0 {
 			return false
+		}
+		if p.release != nil && p.release.Load() {
+			t := time.NewTimer(left)
+			select {
+			case <-p.wake:
+			case <-t.C:
+			}
+			t.Stop()
+			continue
 		}
 		ts := unix.NsecToTimespec(int64(left))
 		unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&p.word)), futexWaitPrivate, 0, uintptr(unsafe.Pointer(&ts)), 0, 0)

@@ -2,7 +2,10 @@
 
 package sleep
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Backend names the parker implementation compiled in.
 const Backend = "channel"
@@ -13,6 +16,10 @@ const Backend = "channel"
 type parker struct{ tokens chan struct{} }
 
 func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
+
+// follow is a no-op: a channel park always gives the P back
+// (Sleep.ReleaseP).
+func (p *parker) follow(*atomic.Bool) {}
 
 func (p *parker) park() { <-p.tokens }
 

@@ -54,6 +54,22 @@ type Sleep struct {
 	// sleepyFence, if set (before the workers start), runs after a worker
 	// announces itself sleepy. See FenceWhenSleepy.
 	sleepyFence func()
+	// releaseP makes parks give the P back at once (see ReleaseP).
+	releaseP atomic.Bool
+}
+
+// ReleaseP sets whether parked workers give their P back at once (on),
+// or keep it until sysmon retakes it for a faster wake-up (off, the
+// default; the package doc's "Go specifics" weighs the two). A registry
+// turns it on while tasks that block come and go (runtime's spares): its
+// spares and the tasks they run are ordinary goroutines, whose timers and
+// wake-ups a P held in a futex call would delay by up to milliseconds. It
+// applies to parks that begin after the call; the portable parker always
+// gives the P back.
+func (s *Sleep) ReleaseP(on bool) {
+	if s.releaseP.Load() != on {
+		s.releaseP.Store(on)
+	}
 }
 
 // FenceWhenSleepy makes a worker call f right after it announces itself
@@ -121,6 +137,7 @@ func New(n int) *Sleep {
 	s := &Sleep{workers: make([]workerSleep, n)}
 	for i := range s.workers {
 		s.workers[i].parker.init()
+		s.workers[i].parker.follow(&s.releaseP)
 	}
 	return s
 }
