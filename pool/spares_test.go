@@ -176,4 +176,3 @@ func computeRound(p *pool.Pool) {
 		})
 	})
 }
-
