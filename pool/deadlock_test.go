@@ -140,11 +140,7 @@ func closeLeavesNothing(t *testing.T, locked bool) {
 			p.Scope(func(s *pool.Scope) {
 				for range 12 {
 					s.Spawn(func(*pool.Scope) {
-						if pool.WorkerIndex() < p.Workers() {
-							// One of the pool's own workers (a spare is an
-							// ordinary goroutine, whose thread Go keeps).
-							tids.Store(threadID(), true)
-						}
+						noteWorkerThread(p, &tids)
 						time.Sleep(100 * time.Microsecond) // let the other workers take some
 					})
 				}

@@ -645,6 +645,15 @@ func waitGoroutines(n int) int {
 	}
 }
 
+// noteWorkerThread records the calling thread in tids if the caller is
+// one of p's own workers, which are locked to their threads (a spare is an
+// ordinary goroutine, whose thread Go keeps).
+func noteWorkerThread(p *pool.Pool, tids *sync.Map) {
+	if i := pool.WorkerIndex(); i >= 0 && i < p.Workers() {
+		tids.Store(threadID(), true)
+	}
+}
+
 // TestStressPoolChurnLeavesNoGoroutineOrThread creates and closes pools in
 // a loop, each doing a little of everything (panics and detached tasks
 // included), and checks that their goroutines and their threads are gone:
@@ -659,7 +668,7 @@ func TestStressPoolChurnLeavesNoGoroutineOrThread(t *testing.T) {
 			p.Scope(func(s *pool.Scope) {
 				for range 4 * workers {
 					s.Spawn(func(*pool.Scope) {
-						tids.Store(threadID(), true)
+						noteWorkerThread(p, tids)
 						time.Sleep(50 * time.Microsecond) // let the other workers take some
 					})
 				}
@@ -669,7 +678,7 @@ func TestStressPoolChurnLeavesNoGoroutineOrThread(t *testing.T) {
 			assert.Equal(t, 144, got)
 			assert.NotNil(t, recoverValue(func() { p.Join(func() {}, panicsWith("x")) }))
 			for range 3 {
-				p.Spawn(func() { tids.Store(threadID(), true) })
+				p.Spawn(func() { noteWorkerThread(p, tids) })
 			}
 			p.Spawn(panicsWith("detached")) // to the handler
 			require.NoError(t, p.Close())

@@ -7,22 +7,20 @@
 //
 //	go run ./examples/crawl [-pages 1000] [-limit 8] [-fail -1] [-timeout 10s] [-compare=false]
 //
-// It prints one line per walk, the baselines first (unless
-// -compare=false), each with the pages it visited and its time, the
-// others' times also as multiples of the serial time (below 1 is faster);
-// then the spindle walk's error, if any. A fetch only waits, so a walk
+// It prints one line per walk, the baselines and the walk with
+// pool.Block first (unless -compare=false), each with the pages it
+// visited and its time, the others' times also as multiples of the serial
+// time (below 1 is faster); then the spindle walk's error, if any. A fetch only waits, so a walk
 // gains from the fetches it keeps in flight (up to -limit), however few
 // the workers.
 //
-// Here the goroutines keep more fetches in flight than the pool does. A
-// task whose fetch has returned resumes only once the tasks its worker
-// started during the fetch have returned, and holds its slot of the limit
-// until then; with the slots held that way, the tasks that run fetch
-// their links themselves, about one fetch per worker at a time. A
-// goroutine resumes as soon as its fetch returns. BenchmarkCrawl reports
-// the fetches each walk keeps in flight on average. spindle's Group is for
-// work that computes more than it waits; for fetches alone, goroutines
-// are the better tool.
+// The tasks block in their fetches as plain Go code would: the pool
+// notices a worker whose task blocks and starts a spare worker in its
+// place (pool.WithSpares), so the walk keeps about as many fetches in
+// flight as the goroutines do. With -compare it also walks with each
+// fetch inside pool.Block, the explicit form, which lends the worker to
+// other tasks at once; BenchmarkCrawl reports the fetches each walk keeps
+// in flight on average.
 //
 // SetLimit(-limit) bounds the tasks queued or running, and so the fetches
 // in flight. Under a limit a task never calls the blocking Go, as every
@@ -31,10 +29,10 @@
 //
 // The first failed fetch or the -timeout deadline ends the walk: queued
 // tasks are skipped, running ones stop before their next fetch, and Wait
-// returns the error. A fetch waits in pool.Block, which lends the worker
-// to other tasks meanwhile; the fetching task resumes only once those have
-// returned, and the group cancels its context only when a task returns an
-// error. So the walk cancels a context of its own as soon as a fetch fails.
+// returns the error. The group cancels its context only when a task
+// returns an error, and a task that fetched inside pool.Block resumes only
+// once the tasks its worker ran meanwhile have returned; so the walk
+// cancels a context of its own as soon as a fetch fails.
 //
 // The web is generated: page i links to its children 4i+1 to 4i+4, to its
 // parent, to page 0 and to its next sibling. Every page is reachable from
@@ -107,8 +105,21 @@ func (w *web) fetch(_ context.Context, page int) ([]int, error) {
 
 // crawl fetches every page reachable from root, at most limit (>= 1) at
 // a time, and returns how many fetches it started and the first error: a
-// fetch's, or ctx's if ctx ended first.
+// fetch's, or ctx's if ctx ended first. A task blocks in its fetch as
+// plain Go code would: the pool starts a spare worker in place of a
+// worker whose task blocks.
 func crawl(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	return crawlWaiting(ctx, root, limit, fetch, func(f func()) { f() })
+}
+
+// crawlBlock is crawl with each fetch inside pool.Block, which lends the
+// worker to other tasks at once, with no spare, while the fetch waits.
+func crawlBlock(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error)) (int, error) {
+	return crawlWaiting(ctx, root, limit, fetch, pool.Block)
+}
+
+// crawlWaiting is crawl with each fetch called through wait.
+func crawlWaiting(ctx context.Context, root, limit int, fetch func(ctx context.Context, page int) ([]int, error), wait func(func())) (int, error) {
 	g, gctx := pool.NewGroup(ctx)
 	g.SetLimit(limit)
 	// ctx also ends as soon as a fetch fails (see the package comment).
@@ -124,7 +135,7 @@ func crawl(ctx context.Context, root, limit int, fetch func(ctx context.Context,
 		fetched.Add(1)
 		var links []int
 		var err error
-		pool.Block(func() { // the worker runs other tasks meanwhile
+		wait(func() {
 			if links, err = fetch(ctx, page); err != nil {
 				stop(err)
 			}
@@ -290,6 +301,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}, 0)
 		walk(fmt.Sprintf("goroutines, up to %d at a time", *limit), func(ctx context.Context) (int, error) {
 			return crawlGoroutines(ctx, 0, *limit, w.fetch)
+		}, serial)
+	}
+	if *compare {
+		walk(fmt.Sprintf("pool.Group + Block, up to %d", *limit), func(ctx context.Context) (int, error) {
+			return crawlBlock(ctx, 0, *limit, w.fetch)
 		}, serial)
 	}
 	_, err := walk(fmt.Sprintf("pool.Group, up to %d at a time", *limit), func(ctx context.Context) (int, error) {

@@ -35,7 +35,7 @@ func (p *probe) fetch(ctx context.Context, page int) ([]int, error) {
 type walker func(ctx context.Context, root, limit int, fetch func(context.Context, int) ([]int, error)) (int, error)
 
 // walkers are the walks with a limit, which the tests run alike.
-var walkers = map[string]walker{"pool.Group": crawl, "goroutines": crawlGoroutines}
+var walkers = map[string]walker{"pool.Group": crawl, "pool.Group+Block": crawlBlock, "goroutines": crawlGoroutines}
 
 // crawlWithin runs a walk and fails the test if it does not return within
 // a minute, rather than let a bug hang the test binary.
@@ -185,6 +185,7 @@ func TestCrawlCommand(t *testing.T) {
 		serial  = `  serial, one fetch at a time +visited +%d in +\d+\.\d ms`
 		spindle = `  pool\.Group, up to %d at a time +visited +%s in +\d+\.\d ms`
 		gorouts = `  goroutines, up to %d at a time +visited +%s in +\d+\.\d ms`
+		block   = `  pool\.Group \+ Block, up to %d +visited +%s in +\d+\.\d ms`
 		ratio   = `  \d+\.\d\dx serial`
 	)
 	cmdtest.Run(t, run, []cmdtest.Case{
@@ -192,6 +193,7 @@ func TestCrawlCommand(t *testing.T) {
 			fmt.Sprintf(header, 100),
 			fmt.Sprintf(serial, 100),
 			fmt.Sprintf(gorouts, 8, "100") + ratio,
+			fmt.Sprintf(block, 8, "100") + ratio,
 			fmt.Sprintf(spindle, 8, "100") + ratio,
 		}},
 		{Args: []string{"-pages", "100", "-limit", "3", "-compare=false"}, Lines: []string{
@@ -207,6 +209,7 @@ func TestCrawlCommand(t *testing.T) {
 			fmt.Sprintf(header, 100000),
 			`  serial, one fetch at a time +visited +\d+ in +\d+\.\d ms`,
 			fmt.Sprintf(gorouts, 1, `\d+`) + ratio,
+			fmt.Sprintf(block, 1, `\d+`) + ratio,
 			fmt.Sprintf(spindle, 1, `\d+`) + ratio,
 			"error: context deadline exceeded",
 		}},
@@ -222,7 +225,7 @@ func TestCrawlCommand(t *testing.T) {
 // fetches over the walk's time.
 func BenchmarkCrawl(b *testing.B) {
 	w := newWeb(1000, -1)
-	for _, name := range []string{"goroutines", "pool.Group"} {
+	for _, name := range []string{"goroutines", "pool.Group", "pool.Group+Block"} {
 		b.Run(name, func(b *testing.B) {
 			var fetching atomic.Int64 // ns
 			fetch := func(ctx context.Context, page int) ([]int, error) {
