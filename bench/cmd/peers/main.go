@@ -202,6 +202,10 @@ func run(c settings) error {
 			return err
 		}
 	}
+	// On stderr, out of the rows: whether the computations made the pool
+	// start spare workers (they should not: nothing blocks).
+	st := p.Stats()
+	fmt.Fprintf(os.Stderr, "peers: pool of %d workers: spares started %d, workers seen blocked %v\n", st.Workers, st.SparesStarted, st.BlockedTime)
 	return nil
 }
 
