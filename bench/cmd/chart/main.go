@@ -17,7 +17,7 @@
 //
 //	../shared/peers/run.sh | go run ./bench/cmd/chart -out-dir docs
 //	go run ./bench/cmd/chart -in run.txt -machine "2 vCPUs, AMD EPYC, Linux 6.18" -out-dir docs
-//	go run ./bench/cmd/chart -in docs/peers-fib-quicksort-2026-11-23.txt -charts fork,quicksort
+//	go run ./bench/cmd/chart -in docs/runs/peers-fib-quicksort-2026-11-23.txt -charts fork,quicksort
 //
 // It reads the rows that the peer programs and bench/cmd/peers print,
 //
