@@ -96,7 +96,7 @@ func statsOf(r *runtime.Registry) Stats {
 // Event is one entry of a pool's trace (WithTrace).
 type Event struct {
 	Kind   EventKind
-	Worker int // the worker that stole, went to sleep or was woken
+	Worker int // the worker that stole, went to sleep or was woken; the spare that started or retired
 	Victim int // for EventSteal, the worker stolen from; otherwise -1
 	// Waker is, for EventWake, the worker of the pool that woke Worker,
 	// or -1 when the waker was not one of them (a goroutine outside the
@@ -123,6 +123,8 @@ const (
 	EventSteal EventKind = iota + 1 // Worker took a job from Victim's deque
 	EventSleep                      // Worker found no work and is about to block
 	EventWake                       // Worker, blocked, was woken
+	EventSpareStart                 // Worker, a spare, started in place of a worker whose task blocked (WithSpares)
+	EventSpareRetire                // Worker, a spare, retired
 )
 
 // The kinds are the engine's values, which traceOf passes on unconverted:
@@ -131,9 +133,11 @@ var (
 	_ [0]struct{} = [EventSteal - EventKind(runtime.EventSteal)]struct{}{}
 	_ [0]struct{} = [EventSleep - EventKind(runtime.EventSleep)]struct{}{}
 	_ [0]struct{} = [EventWake - EventKind(runtime.EventWake)]struct{}{}
+	_ [0]struct{} = [EventSpareStart - EventKind(runtime.EventSpareStart)]struct{}{}
+	_ [0]struct{} = [EventSpareRetire - EventKind(runtime.EventSpareRetire)]struct{}{}
 )
 
-// String returns "steal", "sleep" or "wake".
+// String returns "steal", "sleep", "wake", "spare start" or "spare retire".
 func (k EventKind) String() string { return runtime.EventKind(k).String() }
 
 // traceOf adapts a trace function to the engine's events (one closure,

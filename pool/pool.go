@@ -164,7 +164,8 @@ func WithName(name string) Option {
 }
 
 // WithTrace makes the pool call f for every steal, every worker that goes
-// to sleep and every sleeping worker woken (see Event). f runs on the pool's
+// to sleep, every sleeping worker woken, and every spare worker started
+// or retired (see Event). f runs on the pool's
 // threads while they look for work: it must be quick and must not block
 // (append to a buffer, bump a counter). Forks never look at it, and without
 // it the paths that would call it test one nil field.

@@ -143,10 +143,10 @@ func TestSparesStayWithinTheBound(t *testing.T) {
 
 // Computation starts no spare: fork-join, spawned tasks and loops that
 // allocate nothing, on two workers, never look blocked. (Tasks that
-// allocate heavily can: a goroutine that must help the garbage collector
-// may wait for it, off its CPU, for milliseconds; the monitor waits
-// longer before it believes a stall while the program allocates that
-// fast, and BenchmarkSparesWhileComputing counts what remains.)
+// allocate heavily rarely can: a goroutine that must help the garbage
+// collector may wait for it, off its CPU; the monitor believes no stall
+// while the GC marks, and BenchmarkSparesWhileComputing counts what
+// remains.)
 func TestNoSpareStartsWhileTasksCompute(t *testing.T) {
 	p := newPool(t, pool.WithWorkers(2))
 	testutil.Watchdog(t, sparesLimit, func() {
@@ -175,4 +175,33 @@ func computeRound(p *pool.Pool) {
 			sink.Add(int64(n))
 		})
 	})
+}
+
+// The trace reports each spare that starts and retires, and Stats agrees.
+func TestTheTraceReportsSpares(t *testing.T) {
+	needSpares(t)
+	var starts, retires atomic.Int64
+	p := newPool(t, pool.WithWorkers(2), pool.WithTrace(func(e pool.Event) {
+		switch e.Kind {
+		case pool.EventSpareStart:
+			starts.Add(1)
+			assert.GreaterOrEqual(t, e.Worker, 2, "a spare's index follows the workers'")
+		case pool.EventSpareRetire:
+			retires.Add(1)
+		}
+	}))
+	testutil.Watchdog(t, sparesLimit, func() {
+		_, finish := classicDeadlock(p, func(ch chan struct{}) { <-ch })
+		finish()
+		// Every spare retires within spareIdle once the tasks are done.
+		for deadline := time.Now().Add(5 * time.Second); p.Stats().SparesRunning > 0 && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
+	})
+	s := p.Stats()
+	assert.Positive(t, starts.Load())
+	assert.Equal(t, s.SparesStarted, uint64(starts.Load()))
+	assert.Zero(t, s.SparesRunning)
+	assert.Equal(t, starts.Load(), retires.Load())
+	assert.Equal(t, "spare start", pool.EventSpareStart.String())
 }

@@ -21,14 +21,15 @@ import (
 // the OS descheduled to run another is runnable ("R" in /proc), which the
 // monitor checks once per stall. What else sleeps in the kernel: a locked
 // worker whose goroutine waits for a P (another goroutine holds it), and
-// an allocation waiting for the garbage collector (an assist that found
-// no work parks until the background workers catch up). The first is
-// excluded by starting spares only while no goroutine waits for a P
-// (runtime/metrics' runnable count is 0: a P is free for the spare, and
-// no worker waits for one); the second by waiting blockedAfterGC instead
-// of blockedAfter while the heap is close enough to its goal that the GC
-// may be marking (gcMayRun). A false alarm that passes both costs one
-// spare that runs queued tasks and retires.
+// a goroutine that waits for the garbage collector (an allocation whose
+// assist found no work, a stack being scanned). The first is excluded by
+// starting spares only while no goroutine waits for a P (runtime/metrics'
+// runnable count is 0: a P is free for the spare, and no worker waits for
+// one); the second by believing no stall while the GC marks, and starting
+// over when a collection ended during one (readGC). A false alarm that
+// passes both costs one spare that runs queued tasks and retires
+// (BenchmarkSparesWhileComputing counts them: about one in 20 rounds of
+// an allocating computation).
 //
 // A spare is an ordinary goroutine, not locked to a thread (spares.go
 // says why), so it has no thread to watch: it counts as blocked when it
@@ -66,7 +67,6 @@ const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
 	blockedAfter    = 100 * time.Microsecond
-	blockedAfterGC  = 5 * time.Millisecond
 	retireAfter     = time.Millisecond
 	rampTick        = 150 * time.Microsecond
 )
@@ -147,11 +147,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	now := time.Now()
 	othersSpares := 0 // spares neither blocked nor parked
 	suspect := false  // a worker may be blocked: look again soon
-	stall := blockedAfter
-	if m.gcMayRun() {
-		stall = blockedAfterGC
-	}
-	stallLimit := func() time.Duration { return stall }
+	marking := m.readGC()
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
 		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
@@ -160,7 +156,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		}
 		if w.spare {
 			start := w.taskStart.Load()
-			if start == 0 || now.Sub(time.Unix(0, start)) < stallLimit() {
+			if start == 0 || marking || now.Sub(time.Unix(0, start)) < blockedAfter {
 				othersSpares++
 				continue
 			}
@@ -175,9 +171,10 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 			if !ok {
 				continue
 			}
-			if ws.valid && ws.gcCycles != m.gcCycles {
-				// A collection ended during the stall: the worker may have
-				// waited for it (an assist, a stop). Start over.
+			if ws.valid && !ws.blocked && (marking || ws.gcCycles != m.gcCycles) {
+				// The GC marks, or a collection ended during the stall:
+				// the worker may wait for it (an assist, a stack scan, a
+				// stop). Start over.
 				ws.valid = false
 			}
 			if !ws.valid || cpu != ws.cpu {
@@ -192,7 +189,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				continue
 			}
 			if !ws.blocked {
-				if now.Sub(ws.since) < stallLimit() {
+				if now.Sub(ws.since) < blockedAfter {
 					suspect = true
 					continue
 				}
@@ -262,18 +259,16 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 
 // monitorMetrics reads what the monitor asks the Go runtime.
 type monitorMetrics struct {
-	sched      []metrics.Sample
-	heap       []metrics.Sample
-	lastAllocs uint64 // the bytes allocated at the last gcMayRun
-	gcCycles   uint64 // the GC cycles completed, at the last gcMayRun
+	sched    []metrics.Sample
+	gc       []metrics.Sample
+	gcCycles uint64 // the GC cycles completed, at the last readGC
 }
 
 func newMonitorMetrics() *monitorMetrics {
 	return &monitorMetrics{
 		sched: []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}},
-		heap: []metrics.Sample{
-			{Name: "/gc/heap/allocs:bytes"},
-			{Name: "/gc/heap/goal:bytes"},
+		gc: []metrics.Sample{
+			{Name: "/sched/pauses/total/gc:seconds"},
 			{Name: "/gc/cycles/total:gc-cycles"},
 		},
 	}
@@ -288,22 +283,23 @@ func (m *monitorMetrics) waitingForP() int {
 	return 0
 }
 
-// gcMayRun reports whether the program allocates fast enough that the
-// garbage collector may mark often: a sixteenth of the GC's goal
-// allocated since the last look, so a collection every few rounds. A
-// goroutine that allocates while the GC marks may wait for it (an assist
-// that found no work parks until the background workers catch up),
-// off its CPU for milliseconds, like a blocked task.
-func (m *monitorMetrics) gcMayRun() bool {
-	metrics.Read(m.heap)
-	for _, s := range m.heap {
-		if s.Value.Kind() != metrics.KindUint64 {
-			return true
-		}
+// readGC reads the GC's progress: it records the cycles completed and
+// reports whether a cycle is marking now. Each cycle stops the world
+// twice, when marking starts and when it ends, so the pauses counted are
+// twice the cycles completed, plus one while a cycle marks. A goroutine
+// may wait for the GC off its CPU while it marks, like a blocked task: an
+// allocation whose assist found no work parks until the background
+// workers catch up, and a goroutine whose stack is being scanned is
+// suspended for the scan (milliseconds for a deep recursion).
+func (m *monitorMetrics) readGC() (marking bool) {
+	metrics.Read(m.gc)
+	if m.gc[0].Value.Kind() != metrics.KindFloat64Histogram || m.gc[1].Value.Kind() != metrics.KindUint64 {
+		return true
 	}
-	allocs, goal := m.heap[0].Value.Uint64(), m.heap[1].Value.Uint64()
-	m.gcCycles = m.heap[2].Value.Uint64()
-	recent := allocs - m.lastAllocs
-	m.lastAllocs = allocs
-	return recent >= goal/16
+	var pauses uint64
+	for _, c := range m.gc[0].Value.Float64Histogram().Counts {
+		pauses += c
+	}
+	m.gcCycles = m.gc[1].Value.Uint64()
+	return pauses != 2*m.gcCycles
 }

@@ -23,6 +23,11 @@ const (
 	EventSleep
 	// EventWake: worker, which was blocked, was woken by another thread.
 	EventWake
+	// EventSpareStart: worker, a spare, started in place of a worker
+	// whose task blocked (spares.go); on the monitor's goroutine.
+	EventSpareStart
+	// EventSpareRetire: worker, a spare, retired.
+	EventSpareRetire
 )
 
 func (k EventKind) String() string {
@@ -33,6 +38,10 @@ func (k EventKind) String() string {
 		return "sleep"
 	case EventWake:
 		return "wake"
+	case EventSpareStart:
+		return "spare start"
+	case EventSpareRetire:
+		return "spare retire"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }

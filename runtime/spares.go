@@ -120,14 +120,14 @@ func (r *Registry) activateSpare() bool {
 	live := int(r.live.Load())
 	for _, w := range r.workers[r.size:live] {
 		if w.spareState.CompareAndSwap(spareDormant, spareActive) {
-			r.countActivation()
+			r.countActivation(w)
 			w.spareWake <- struct{}{} // empty: the spare took the last token before it turned dormant
 			return true
 		}
 	}
 	for _, w := range r.workers[r.size:live] {
 		if w.spareState.CompareAndSwap(spareExited, spareActive) {
-			r.countActivation()
+			r.countActivation(w)
 			r.startSpare(w)
 			return true
 		}
@@ -137,15 +137,18 @@ func (r *Registry) activateSpare() bool {
 	}
 	w := r.spares.newWorker(live)
 	r.workers[live] = w
-	r.countActivation()
+	r.countActivation(w)
 	r.startSpare(w)
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
 	return true
 }
 
-func (r *Registry) countActivation() {
+func (r *Registry) countActivation(w *Worker) {
 	r.spares.active.Add(1)
 	r.spares.activations.Add(1)
+	if t := r.trace; t != nil {
+		t(EventSpareStart, w.index, -1, -1)
+	}
 }
 
 // startSpare starts spare w's goroutine and returns once it runs.
@@ -236,6 +239,9 @@ func (w *Worker) runAsSpare() {
 		w.taskStart.Store(0)
 	}
 	sp.active.Add(-1)
+	if t := w.reg.trace; t != nil {
+		t(EventSpareRetire, w.index, -1, -1)
+	}
 }
 
 // waitPosted parks the spare until a job is posted to the injector or
