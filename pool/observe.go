@@ -120,11 +120,11 @@ type EventKind uint8
 
 // The kinds of Event.
 const (
-	EventSteal EventKind = iota + 1 // Worker took a job from Victim's deque
-	EventSleep                      // Worker found no work and is about to block
-	EventWake                       // Worker, blocked, was woken
-	EventSpareStart                 // Worker, a spare, started in place of a worker whose task blocked (WithSpares)
-	EventSpareRetire                // Worker, a spare, retired
+	EventSteal       EventKind = iota + 1 // Worker took a job from Victim's deque
+	EventSleep                            // Worker found no work and is about to block
+	EventWake                             // Worker, blocked, was woken
+	EventSpareStart                       // Worker, a spare, started in place of a worker whose task blocked (WithSpares)
+	EventSpareRetire                      // Worker, a spare, retired
 )
 
 // The kinds are the engine's values, which traceOf passes on unconverted:
