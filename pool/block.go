@@ -8,13 +8,16 @@ import "github.com/spindle-go/spindle/runtime"
 // Called from any other goroutine, Block simply calls f. docs/guide.md,
 // "Blocking, limits and closing", says how Block meets a Group's limit.
 //
-// The rule for users: a task that may block on something another task of
-// the pool must do first (a channel send, a WaitGroup, a lock held by a
-// task) must block inside Block. Without it the worker's thread waits, and
-// when every worker waits that way, the task that would release them sits
-// in a queue forever. Blocking on things outside the pool (I/O, a mutex
-// held briefly by another goroutine) is safe without Block but costs the
-// pool a worker meanwhile; Block gives that worker back.
+// A task may also block without Block: the pool then notices its worker
+// blocked and starts a spare worker in its place (WithSpares; Linux, with
+// workers locked to their threads). Block is the explicit form: the
+// worker goes on at once, with no detection delay and no spare, on every
+// platform. Where no spare can start (WithSpares(0), another platform,
+// WithLockedThreads(false)), a task that may block on something another
+// task of the pool must do first (a channel send, a WaitGroup, a lock
+// held by a task) must block inside Block: without it the worker's thread
+// waits, and when every worker waits that way, the task that would
+// release them sits in a queue forever.
 //
 // f does not run on a worker: WorkerIndex() is -1 inside f and fork-join
 // calls made by f go to Default(). A panic in f is re-raised by Block as a
