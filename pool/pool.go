@@ -5,8 +5,8 @@
 // on it.
 //
 //   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
-//     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy), Default,
-//     Current, Close, Stats, WorkerIndex.
+//     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
+//     WithSpares), Default, Current, Close, Stats, WorkerIndex.
 //   - Forks: Join (two functions, possibly in parallel), Pool.Run (a call on
 //     a pool), Pool.Scope with Scope.Spawn and Scope.SpawnMany (tasks the
 //     scope waits for; SpawnPriority and SpawnManyPriority for priority
@@ -14,7 +14,8 @@
 //   - Detached tasks and futures: Spawn, Pool.Spawn, Submit and Future.
 //   - Errors and cancellation: Group, golang.org/x/sync/errgroup's Group
 //     on the pool (Go, TryGo, SetLimit, Wait, NewGroup with a context).
-//   - Blocking inside a task: Block.
+//   - Tasks that block: spare workers take a blocked worker's place
+//     (WithSpares, MaxWorkers); Block is the explicit form.
 //   - Analysis: Analyze and AnalyzeCPU measure a computation's work and
 //     span and predict its speedup on any number of workers.
 //
