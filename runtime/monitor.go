@@ -148,6 +148,11 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	othersSpares := 0 // spares neither blocked nor parked
 	suspect := false  // a worker may be blocked: look again soon
 	marking := m.readGC()
+	// Goroutines waiting for a P: the monitor itself may hold the P a
+	// worker wants (it runs when a worker is preempted, with one P always),
+	// and a locked worker that waits for a P sleeps like a blocked one. No
+	// stall is believed then, and the monitor does not hurry back.
+	crowded := m.waitingForP()
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
 		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
@@ -156,7 +161,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		}
 		if w.spare {
 			start := w.taskStart.Load()
-			if start == 0 || marking || now.Sub(time.Unix(0, start)) < blockedAfter {
+			if start == 0 || marking || crowded > 0 && !ws.blocked || now.Sub(time.Unix(0, start)) < blockedAfter {
 				othersSpares++
 				continue
 			}
@@ -181,7 +186,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				// A thread that ran less than half the time since the
 				// last look and sleeps now may have just blocked: look
 				// again soon rather than a tick later.
-				if ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(w.tid) {
+				if crowded == 0 && ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(w.tid) {
 					suspect = true
 				}
 				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
@@ -189,6 +194,10 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				continue
 			}
 			if !ws.blocked {
+				if crowded > 0 {
+					ws.since = now // the stall may be a wait for a P
+					continue
+				}
 				if now.Sub(ws.since) < blockedAfter {
 					suspect = true
 					continue
@@ -227,7 +236,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	// CPUs busy but leave no goroutine waiting, and stay.
 	waiting := 0
 	if active > 0 && saturated {
-		waiting = m.waitingForP()
+		waiting = crowded
 	}
 	if waiting > 0 {
 		if sp.crowdedSince.IsZero() {
@@ -245,7 +254,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	if want <= 0 || saturated || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
 		return blocked, suspect
 	}
-	if m.waitingForP() > 0 {
+	if crowded > 0 {
 		// A locked worker whose goroutine waits for a P sleeps like a
 		// blocked one (a P is busy elsewhere, or the machine is loaded):
 		// spares start only while no goroutine waits for one.
