@@ -107,10 +107,19 @@ func (r *Registry) monitor() {
 			sp.crowdedSince = time.Time{}
 			select {
 			case <-sp.wake:
-				continue
 			case <-sp.stop:
 				return
 			}
+			// The first look a tick after the pool turned busy, not at
+			// once: the workers are waking up then, and the monitor would
+			// take a P from them (engage).
+			timer.Reset(monitorTick)
+			select {
+			case <-timer.C:
+			case <-sp.stop:
+				return
+			}
+			continue
 		}
 		blocked, soon := r.monitorRound(watches, m)
 		if soon {
