@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -204,4 +205,29 @@ func TestTheTraceReportsSpares(t *testing.T) {
 	assert.Zero(t, s.SparesRunning)
 	assert.Equal(t, starts.Load(), retires.Load())
 	assert.Equal(t, "spare start", pool.EventSpareStart.String())
+}
+
+// A spare that stays dormant for a second ends its goroutine, and its slot
+// starts a new one when tasks block again.
+func TestDormantSparesExitAndStartAgain(t *testing.T) {
+	needSpares(t)
+	p := newPool(t, pool.WithWorkers(2))
+	testutil.Watchdog(t, sparesLimit, func() {
+		before := runtime.NumGoroutine()
+		_, finish := classicDeadlock(p, func(ch chan struct{}) { <-ch })
+		finish()
+		started := p.Stats().SparesStarted
+		require.Positive(t, started)
+		// The spares retire, then exit after their keep-alive.
+		deadline := time.Now().Add(10 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		assert.LessOrEqual(t, runtime.NumGoroutine(), before, "spare goroutines left")
+		for range 3 {
+			_, finish = classicDeadlock(p, func(ch chan struct{}) { <-ch })
+			finish() // completes only if a spare ran the releasing task
+		}
+		assert.Greater(t, p.Stats().SparesStarted, started)
+	})
 }

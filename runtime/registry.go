@@ -260,6 +260,9 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	w.mainLoop()
 	returned = true
 	unregisterWorker(w)
+	if w.spare {
+		w.spareState.CompareAndSwap(spareExiting, spareExited) // spares.go
+	}
 	w.reg.stopped.Done()
 }
 

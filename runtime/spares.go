@@ -96,14 +96,18 @@ func (r *Registry) Slots() int { return len(r.workers) }
 func (r *Registry) liveWorkers() []*Worker { return r.workers[:r.live.Load()] }
 
 // A spare slot's states (Worker.spareState): active (running, or started
-// and about to), dormant (its goroutine parked on spareWake), exited (no
-// goroutine: it was dormant for spareKeepAlive). The monitor moves a slot
-// from dormant or exited to active; the spare itself from active to
-// dormant, and from dormant to exited, each with a CAS, so that a spare
-// the monitor activates never exits.
+// and about to), dormant (its goroutine parked on spareWake), exiting (it
+// was dormant for spareKeepAlive and its goroutine is ending), exited (no
+// goroutine). The monitor moves a slot from dormant or exited to active;
+// the spare itself from active to dormant and from dormant to exiting,
+// each with a CAS, so that a spare the monitor activates never exits; and
+// Worker.start moves it from exiting to exited once the goroutine is out
+// of the worker table, so that a new goroutine for the slot never meets
+// the old one there.
 const (
 	spareActive int32 = iota
 	spareDormant
+	spareExiting
 	spareExited
 )
 
@@ -187,7 +191,7 @@ func (w *Worker) waitActivation() bool {
 	case <-w.spareWake:
 		return true
 	case <-keepAlive.C:
-		if w.spareState.CompareAndSwap(spareDormant, spareExited) {
+		if w.spareState.CompareAndSwap(spareDormant, spareExiting) {
 			return false
 		}
 		<-w.spareWake // activated meanwhile: its token is on the way
