@@ -34,10 +34,8 @@ import (
 // that blocks hands its P to another thread and takes one back when it
 // resumes, two thread switches of tens of microseconds each on this
 // kind of machine, where an ordinary goroutine parks and is readied on
-// whatever thread runs the P. In a fan-out of 2 ms sleeps on two workers,
-// locked spares held the pool to about twice the goroutine baseline's
-// time, in those hand-offs (docs/performance.md, "Tasks that block").
-// The monitor watches spares by their task's age instead of a thread.
+// whatever thread runs the P. The monitor watches spares by their task's
+// age instead of a thread.
 //
 // An active spare runs jobs from the top (it searches as findWork does,
 // without announcing itself to the sleep protocol, so that no poster
