@@ -28,8 +28,7 @@ import (
 // one); the second by believing no stall while the GC marks, and starting
 // over when a collection ended during one (readGC). A false alarm that
 // passes both costs one spare that runs queued tasks and retires
-// (BenchmarkSparesWhileComputing counts them: about one in 20 rounds of
-// an allocating computation).
+// (BenchmarkSparesWhileComputing counts them).
 //
 // A spare is an ordinary goroutine, not locked to a thread (spares.go
 // says why), so it has no thread to watch: it counts as blocked when it
@@ -49,16 +48,20 @@ import (
 // When it runs. While no call, detached task or group is in progress in
 // the registry (its active count is 0) and no spare runs, the monitor
 // parks on a channel that the call making the registry busy signals
-// (kickMonitor), so an idle pool stays idle. Otherwise it looks every
-// monitorTick, or every monitorFastTick while workers are blocked or
-// spares run, sleeping in the kernel (nanosleep, with the timer slack of
-// its thread set to 1 ns) rather than on a Go timer, whose wake-ups come
-// a millisecond apart in an idle process. It needs a P to look: while
+// (kickMonitor), so an idle pool stays idle; its first look comes a tick
+// after that signal. Otherwise it looks every monitorTick, or every
+// monitorFastTick while workers are blocked or spares run, on a Go timer
+// (which wakes an otherwise idle process late, at the netpoller's
+// millisecond granularity). After a round that started spares or
+// suspects a worker just blocked, and while no goroutine waits for a P,
+// it looks again rampTick later, yielding its P meanwhile instead of
+// sleeping on the timer. It needs a P to look: while
 // every P runs a worker it waits for one, and looks only when a P is
 // free, which is when a spare could run at all; so it costs a pure
 // computation almost nothing. A round reads one clock per started worker
-// (a system call of about 1 µs) and, once per stall, the stalled thread's
-// /proc state (about 7 µs).
+// (a system call) and, once per stall, the stalled thread's /proc state
+// (a read of a file kept open); docs/performance.md, "Tasks that block",
+// has their costs.
 //
 // Detection needs a thread to watch: it runs only with locked workers, on
 // Linux (threadProbe); elsewhere, or with unlocked workers, spares never

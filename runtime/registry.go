@@ -221,7 +221,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	started.Wait()
 	if cfg.Spares > 0 {
 		sp := &r.spares
-		sp.max, sp.newWorker = cfg.Spares, newWorker
+		sp.newWorker = newWorker
 		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 		sp.posted = make(chan struct{}, cfg.Spares)
 		go r.monitor()

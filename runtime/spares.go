@@ -45,7 +45,6 @@ import (
 // and parks. Inside a job it waits as any worker does, through the sleep
 // protocol with its own slot.
 type spares struct {
-	max     int          // Config.Spares
 	active  atomic.Int32 // spares activated and not retired
 	blocked atomic.Int32 // workers the monitor saw blocked in its last round
 	// surplus is how many active spares should retire at their next task
