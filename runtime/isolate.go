@@ -28,8 +28,9 @@ import (
 // submitter's. A region's caller may hold a lock that a task spawned in
 // the region for a wait outside it takes; a region's wait that ran such
 // a task would hang, so it must not carry the region's tag. Such a task
-// is queued on the injector (queueIn), never on the region's deques. A worker that starts a job marked with another tag
-// runs it in that tag's context: a thief running a region's job is in the
+// is queued on the injector (queueIn), never on the region's deques. A
+// worker that starts a job marked with another tag runs it in that tag's
+// context: a thief running a region's job is in the
 // region, so what the job forks or spawns belongs to the region too, and
 // its own waits are isolated in turn. Only a worker outside any region
 // starts jobs of other tags, so contexts nest at most one deep on top of
@@ -92,21 +93,22 @@ const (
 )
 
 // queueIn queues j, a job of level j.level() holding tasks tasks, for the
-// context tag: on this worker if that is the context it runs in, else on
-// an injector, where that context's waits and every worker outside a
-// region find it. Every job a worker queues goes through here or through
-// a push in its own context (Push, pushLevel), so a worker's deques hold
-// above each context's mark only that context's jobs, which is what lets
-// its isolated waits reach them (see "Reachability" above).
-func (w *Worker) queueIn(j *Job, tag uint64, tasks int) {
+// context tag: on w, the current worker of r (nil for a caller that is
+// none), if that is the context it runs in, else on an injector, where
+// that context's waits and every worker outside a region find it. Every
+// job a worker queues goes through here or through a push in its own
+// context (Push), so a worker's deques hold above each context's mark
+// only that context's jobs, which is what lets its isolated waits reach
+// them (see "Reachability" above).
+func (r *Registry) queueIn(w *Worker, j *Job, tag uint64, tasks int) {
 	switch {
-	case tag == w.iso:
+	case w != nil && tag == w.iso:
 		w.pushLevel(j, tasks)
 	case tag == 0:
-		w.reg.injectLevel(j, tasks)
+		r.injectLevel(j, tasks)
 	default:
 		j.setTag(tag)
-		w.reg.enqueue(j, tasks) // a region's jobs are all of level 0
+		r.enqueue(j, tasks) // a region's jobs are all of level 0
 	}
 }
 

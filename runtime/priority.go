@@ -271,13 +271,13 @@ func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 		// from the injector by this worker, outside the region.
 		if h == nil {
 			if p.policy == PriorityStrict {
-				w.queueIn(j, j.tag.Load(), 1)
+				w.reg.queueIn(w, j, j.tag.Load(), 1)
 				return nil
 			}
 			w.inversions.Add(1)
 			break
 		}
-		w.queueIn(j, j.tag.Load(), 1)
+		w.reg.queueIn(w, j, j.tag.Load(), 1)
 		j = h
 	}
 	p.uncount(j.level())

@@ -138,12 +138,7 @@ func (r *Registry) Spawn(call string, f func()) {
 	if w != nil && w.reg == r {
 		j := w.newSpawnJob()
 		j.fn, j.reg = f, r
-		if w.iso != 0 {
-			// Nobody waits for it: it belongs to no region (isolate.go).
-			r.inject(&j.job, 1)
-			return
-		}
-		w.pushPublic(&j.job, 1)
+		r.queueIn(w, &j.job, 0, 1) // nobody waits for it: no region's (isolate.go)
 		return
 	}
 	j := (*Worker)(nil).newSpawnJob()

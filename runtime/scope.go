@@ -155,15 +155,7 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 	}
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
-	switch {
-	case w != nil:
-		w.queueIn(j, s.tag, n)
-	case s.tag != 0:
-		j.setTag(s.tag)
-		s.reg.enqueue(j, n)
-	default:
-		s.reg.injectLevel(j, n)
-	}
+	s.reg.queueIn(w, j, s.tag, n)
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,
