@@ -62,13 +62,13 @@ func (f *family) run(impl string, workers int, body func(b *testing.B)) {
 	})
 }
 
-// floorCopiesBench runs the closure floor as impl=closure-floor/workers=K
-// for every K of benchWorkers: K goroutines, each locked to its thread,
-// run copies at once (newCopy gives each its own), so ns/op is the time
-// per copy at K threads (FibClosureFloorP, UTSClosureFloorP).
-func (f *family) floorCopiesBench(newCopy func() func(b *testing.B)) {
+// floorCopiesBench runs a floor kernel as impl=NAME/workers=K for every K
+// of benchWorkers: K goroutines, each locked to its thread, run copies at
+// once (newCopy gives each its own), so ns/op is the time per copy at K
+// threads (FibClosureFloorP, UTSClosureFloorP, FibLazyForkFloorP).
+func (f *family) floorCopiesBench(impl string, newCopy func() func(b *testing.B)) {
 	for _, w := range benchWorkers {
-		f.run("closure-floor", w, func(b *testing.B) {
+		f.run(impl, w, func(b *testing.B) {
 			withProcs(w, func() {
 				b.RunParallel(func(pb *testing.PB) {
 					runtime.LockOSThread()

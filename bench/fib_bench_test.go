@@ -8,7 +8,8 @@ import (
 
 // BenchmarkFib times fib(-fibn) with a fork at every level: serial, serial
 // with a closure fork's two allocations (closure-floor at K workers: K of
-// them at once on K threads, ns/op per fib), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
+// them at once on K threads, ns/op per fib), the lazy-fork floor
+// (FibLazyForkFloor, K copies likewise), forkjoin.Call and pool.Join on pools of 1 and 2 workers, and a goroutine
 // per fork (sync.WaitGroup, errgroup, conc) at GOMAXPROCS 1 and 2.
 func BenchmarkFib(b *testing.B) {
 	n, check := fibInput(b)
@@ -20,10 +21,18 @@ func BenchmarkFib(b *testing.B) {
 		}
 		check(b, got)
 	})
-	fam.floorCopiesBench(func() func(b *testing.B) {
+	fam.floorCopiesBench("closure-floor", func() func(b *testing.B) {
 		sink := new(closureSink) // each copy publishes to a sink of its own
 		return func(b *testing.B) {
 			if got := fibClosureFloor(n, sink); got != FibExpected(n) {
+				b.Errorf("fib(%d) = %d", n, got)
+			}
+		}
+	})
+	fam.floorCopiesBench("lazy-fork-floor", func() func(b *testing.B) {
+		w := new(fibFloorWorker) // each copy has a worker of its own
+		return func(b *testing.B) {
+			if got := fibLazyFloor(w, n); got != FibExpected(n) {
 				b.Errorf("fib(%d) = %d", n, got)
 			}
 		}

@@ -41,7 +41,7 @@ func BenchmarkUTS(b *testing.B) {
 	}
 	fam := newFamily(b)
 	fam.serial("serial", func(b *testing.B) { loop(b, func() int64 { return UTSSerial(tree).Nodes }) })
-	fam.floorCopiesBench(func() func(b *testing.B) {
+	fam.floorCopiesBench("closure-floor", func() func(b *testing.B) {
 		return func(b *testing.B) {
 			if got := UTSClosureFloor(tree); got != want {
 				b.Errorf("counted %d nodes, want %d", got, want)

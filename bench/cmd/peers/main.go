@@ -6,6 +6,7 @@
 //	go-closure-floor fib n=32 threads=2 ms=150.2 result=2178309
 //	go-spindle-do quicksort n=10000000 threads=2 ms=456.7 cutoff=32 sorted=ok
 //	go-spindle-spawn uts-t3 threads=2 ms=567.8 nodes=4112897
+//	go-spindle-call treesum n=4194303 threads=2 ms=20.1 sum=8796090925056
 //	go-spindle filter n=10000000 threads=2 ms=40.1 kept=6664676
 //	go-spindle find-first n=10000000 threads=2 ms=6.3 at=9000000
 //	go-spindle map-sum n=10000000 threads=2 ms=6.3 sum=331928707760975088
@@ -25,6 +26,18 @@
 // run by as many thread-locked goroutines at once as there are threads,
 // its time per tree), and at threads=1 go-spindle-serial, a serial search
 // that allocates nothing.
+//
+// treesum (the sum of a balanced tree of TREE_DEPTH levels of pointer
+// nodes, a fork per node: Spice's benchmark) prints go-spindle-call
+// (forkjoin.Call per node) and the lazy-fork floor; its serial baseline is
+// the peers' go-serial row.
+//
+// The lazy-fork floor rows (go-lazy-fork-floor, fib and treesum) are not
+// runtimes: the same recursion with the least a lazy fork costs in Go
+// (bench.FibLazyForkFloor: the second call's function and argument stored
+// on a per-thread record stack, one load of a word of the thread's own,
+// the record popped and called), THREADS copies at once on as many locked
+// threads, the time per copy: the floor of go-spindle-call.
 //
 // The closure floor rows (fib and UTS) are not runtimes: what the heap
 // traffic of a closure fork costs by itself with THREADS threads sharing
@@ -56,7 +69,7 @@
 // Settings come from the environment, with the peers' defaults: THREADS
 // (number of CPUs), FIB_N (32), QS_N (10000000), CUTOFF (32; values below
 // 3 become 3, as in the peers), ITER_N (10000000, at least 1), REPS (5),
-// WARMUP (1), LEAF_US (500), IDLE_MS (20), ENGAGE_TRIALS (25, at least
+// WARMUP (1), TREE_DEPTH (22, at most 30), LEAF_US (500), IDLE_MS (20), ENGAGE_TRIALS (25, at least
 // 1), WORKLOADS (the workloads to run, separated by spaces;
 // default all that this command knows; names it does not know are
 // ignored, as other peers' workloads may be listed). Each workload runs
@@ -86,6 +99,7 @@ import (
 
 type settings struct {
 	threads, fibN, qsN, cutoff, iterN, reps, warmup int
+	treeDepth                                       int
 	leaf, idle                                      time.Duration // engage
 	engageTrials                                    int
 	workloads                                       []string
@@ -100,6 +114,7 @@ var workloads = []struct {
 	{"quicksort", runQuicksort},
 	{"uts-t1", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t1", bench.UTST1) }},
 	{"uts-t3", func(c settings, p *pool.Pool) error { return runUTS(c, p, "uts-t3", bench.UTST3) }},
+	{"treesum", runTreeSum},
 	{"filter", runFilter},
 	{"find-first", runFindFirst},
 	{"map-sum", runMapSum},
@@ -119,13 +134,14 @@ workload. Settings, from the environment:
   CUTOFF   insertion sort below this length (default 32; at least 3)
   ITER_N   items of filter, find-first, map-sum and sort-stable
            (default 10000000; at least 1)
+  TREE_DEPTH  treesum: levels of the tree (default 22; at most 30)
   REPS     timed runs, the best is printed (default 5)
   WARMUP   untimed runs before them (default 1)
   LEAF_US  engage: microseconds each leaf spins (default 500)
   IDLE_MS  engage: milliseconds of idleness before each trial (default 20)
   ENGAGE_TRIALS  engage: trials, the medians are printed (default 25)
   WORKLOADS  workloads to run, space-separated (default: fib quicksort
-           uts-t1 uts-t3 filter find-first map-sum sort-stable engage;
+           uts-t1 uts-t3 treesum filter find-first map-sum sort-stable engage;
            unknown names are ignored)
 `, runtime.NumCPU())
 	}
@@ -167,6 +183,7 @@ func readSettings() (settings, error) {
 	c.qsN = get("QS_N", 10_000_000, 0)
 	c.cutoff = max(get("CUTOFF", bench.DefaultCutoff, 0), bench.MinCutoff)
 	c.iterN = get("ITER_N", 10_000_000, 1)
+	c.treeDepth = get("TREE_DEPTH", 22, 1)
 	c.reps = get("REPS", 5, 1)
 	c.warmup = get("WARMUP", 1, 0)
 	c.leaf = time.Duration(get("LEAF_US", 500, 0)) * time.Microsecond
@@ -180,6 +197,9 @@ func readSettings() (settings, error) {
 	}
 	if err == nil && c.fibN > 60 {
 		err = fmt.Errorf("FIB_N=%d: too large (fib with a fork per call would run for hours); want <= 60", c.fibN)
+	}
+	if err == nil && c.treeDepth > 30 {
+		err = fmt.Errorf("TREE_DEPTH=%d: too large (2^depth nodes of 24 bytes); want <= 30", c.treeDepth)
 	}
 	if err == nil && uint64(c.iterN) > 1<<32 {
 		err = fmt.Errorf("ITER_N=%d: too large (sort-stable numbers the items with uint32); want <= %d", c.iterN, uint64(1)<<32)
@@ -229,6 +249,11 @@ func runFib(c settings, p *pool.Pool) error {
 		// on as many locked threads (bench.FibClosureFloorP), its time
 		// per fib(n): the floor of go-spindle-join's time.
 		{"go-closure-floor", func(n int) int64 { return bench.FibClosureFloorP(n, c.threads) }},
+		// Not a runtime either: fib with a lazy fork at every level by the
+		// least steps a fork that a thief could take part of needs in Go
+		// (bench.FibLazyForkFloor), THREADS copies at once: the floor of
+		// go-spindle-call's time.
+		{"go-lazy-fork-floor", func(n int) int64 { return bench.FibLazyForkFloorP(n, c.threads) }},
 		// pool.Join on workers that are not locked to their threads
 		// (pool.WithLockedThreads(false)), last so that no other row runs
 		// beside its pool's sleeping workers.
@@ -236,7 +261,7 @@ func runFib(c settings, p *pool.Pool) error {
 	}
 	want := bench.FibExpected(c.fibN)
 	for _, f := range fibs {
-		floor, runs := f.name == "go-closure-floor", 1
+		floor, runs := strings.HasSuffix(f.name, "-floor"), 1
 		if floor {
 			runs = c.threads // copies at once: the time per fib(n) is the whole's over them
 		}
@@ -269,6 +294,36 @@ func runFib(c settings, p *pool.Pool) error {
 		}
 		fmt.Printf("%s fib n=%d threads=%d ms=%.1f result=%d\n",
 			f.name, c.fibN, c.threads, bench.Ms(bench.Best(t))/float64(runs), got)
+	}
+	return nil
+}
+
+func runTreeSum(c settings, p *pool.Pool) error {
+	root, want := bench.TreeBuild(c.treeDepth)
+	nodes := int64(1)<<c.treeDepth - 1
+	rows := []struct {
+		name string
+		sum  func() int64
+		runs int // copies at once: the time per sum is the whole's over them
+	}{
+		{"go-spindle-call", func() (s int64) { p.Run(func() { s = bench.TreeSumCall(root) }); return s }, 1},
+		{"go-lazy-fork-floor", func() int64 { return bench.TreeSumLazyForkFloorP(root, c.threads) }, c.threads},
+	}
+	for _, r := range rows {
+		var got int64
+		t, err := bench.Time(c.warmup, c.reps, nil,
+			func() { got = r.sum() },
+			func() error {
+				if got != want {
+					return fmt.Errorf("%s treesum = %d, want %d", r.name, got, want)
+				}
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%s treesum n=%d threads=%d ms=%.1f sum=%d\n",
+			r.name, nodes, c.threads, bench.Ms(bench.Best(t))/float64(r.runs), got)
 	}
 	return nil
 }
