@@ -71,24 +71,21 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 		return forkOffPool(f, proc, x, y)
 	}
 	slot := w.Enter()
-	fr, ok := (*slot).(*callFrame[A, R])
+	fr, ok := slot.Record.(*callFrame[A, R])
 	if !ok {
 		fr = new(callFrame[A, R])
 		fr.job.Init(fr, w)
-		*slot = fr
+		slot.Hold(fr, &fr.job)
 	}
 	// The fork protocol (package runtime's doc), steps 2 to 6.
 	fr.f, fr.proc, fr.arg = f, proc, y
-	if !w.TryPush(&fr.job) {
-		w.Push(&fr.job)
-	}
+	w.Offer()
 
 	step := runtime.ForkRunningA
 	defer func() {
 		if step != runtime.ForkDone {
 			pe := w.UnwindFork(&fr.job, step, recover())
 			clearFrame(fr)
-			w.Leave()
 			w.Registry().Raise(pe)
 		}
 	}()
@@ -113,7 +110,6 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 	}
 	step = runtime.ForkDone
 	clearFrame(fr)
-	w.Leave()
 	if py != nil {
 		w.Registry().Raise(py)
 	}

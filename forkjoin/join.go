@@ -52,24 +52,21 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 		return joinOffPool(fa, fb)
 	}
 	slot := w.Enter()
-	fr, ok := (*slot).(*thunkFrame[B])
+	fr, ok := slot.Record.(*thunkFrame[B])
 	if !ok {
 		fr = new(thunkFrame[B])
 		fr.job.Init(fr, w)
-		*slot = fr
+		slot.Hold(fr, &fr.job)
 	}
 	// The fork protocol (package runtime's doc), steps 2 to 6.
 	fr.fb = fb
-	if !w.TryPush(&fr.job) {
-		w.Push(&fr.job)
-	}
+	w.Offer()
 
 	step := runtime.ForkRunningA
 	defer func() {
 		if step != runtime.ForkDone {
 			pe := w.UnwindFork(&fr.job, step, recover())
 			fr.clear()
-			w.Leave()
 			w.Registry().Raise(pe)
 		}
 	}()
@@ -85,7 +82,6 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 	}
 	step = runtime.ForkDone
 	fr.clear()
-	w.Leave()
 	if pb != nil {
 		w.Registry().Raise(pb)
 	}

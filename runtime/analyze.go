@@ -15,8 +15,8 @@ import (
 // analysis worker, whose public deque is an analysisDeque. It uses the
 // research hook for deque variants (Config.Deque), so the default fork
 // path has no branch for it: a worker with a variant publishes every job
-// at once (TryPush fails on its empty Chase-Lev deque, and pushSlow hands
-// the job to the variant's TryPush), and takes every job back through
+// at once (its offer flag stays set, and the slow path hands the job to
+// the variant's TryPush), and takes every job back through
 // runOwnUntil, which pops the variant. So every fork and spawn of the
 // function reaches analysisDeque.TryPush, and every take-back
 // analysisDeque.Pop; the deque runs what it pops in place, serially, and

@@ -16,7 +16,7 @@ import (
 // each one it may split what is left (splitBefore). While every worker is
 // busy, it offers the upper half of the rest as a new part if its deque
 // for the part's level exposes no job: the same rule as lazy publication
-// (Worker.Push), one exposed job at a time. A thief therefore takes about
+// (Worker.Offer), one exposed job at a time. A thief therefore takes about
 // half of the tasks left at a time, the steal-half policy of Go's and
 // Tokio's schedulers, without a deque that can hand out several items at
 // once: the victim splits, like Rayon's adaptive splitting. A runner
@@ -189,7 +189,7 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 // same way when it starts it while others still look.
 //
 // Otherwise every worker is busy and it queues only the upper half of the
-// rest, the one exposed job of lazy publication (Worker.Push); with a job
+// rest, the one exposed job of lazy publication (Worker.Offer); with a job
 // already exposed the runner does not call it at all, and a bulk spawn
 // costs its one publication. A worker that turns idle later finds what is
 // exposed; tasks the runner kept wait for its next task boundary.
@@ -378,12 +378,12 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	chunks := int((uint(hi)-uint(lo)-1)/uint(grain) + 1)
 	slot := w.Enter()
 	defer w.Leave()
-	b, ok := (*slot).(*chunkBatch)
+	b, ok := slot.Record.(*chunkBatch)
 	if !ok {
 		b = &chunkBatch{}
 		b.done.owner = w
 		b.first.job.Init(&b.first, nil)
-		*slot = b
+		slot.Hold(b, nil) // no job of its own to publish
 	}
 	b.lo, b.hi, b.grain, b.body = lo, hi, grain, body
 	b.pending.Store(1)

@@ -12,28 +12,20 @@ import "fmt"
 // the slow path, which must give the same result.
 func (w *Worker) perturb() bool { return w.random()%4 == 0 }
 
-// checkPrivate panics if w's private stack is inconsistent: the live jobs
-// are private[privHead:privTop], within bounds; the newest is set and the
-// one below privHead has been cleared. (Constant time: it runs at every
-// slow push, and deep join chains make the stack long.)
+// checkPrivate panics if w's frame stack is inconsistent: 0 <= privHead
+// <= depth <= len(slots).
 func (w *Worker) checkPrivate() {
-	h, t := w.privHead, w.privTop
-	if h < 0 || h > t || t > len(w.private) {
-		panic(fmt.Sprintf("runtime: worker %d: private stack bounds head %d top %d len %d", w.index, h, t, len(w.private)))
-	}
-	if t > h && w.private[t-1] == nil {
-		panic(fmt.Sprintf("runtime: worker %d: newest private job (at %d) is nil", w.index, t-1))
-	}
-	if h > 0 && w.private[h-1] != nil {
-		panic(fmt.Sprintf("runtime: worker %d: private[%d] below head %d not cleared", w.index, h-1, h))
+	if w.privHead < 0 || w.privHead > w.depth || w.depth > len(w.slots) {
+		panic(fmt.Sprintf("runtime: worker %d: frame stack bounds: private from %d, depth %d, %d slots", w.index, w.privHead, w.depth, len(w.slots)))
 	}
 }
 
-// checkDepth panics if w's frame depth left its range [0, len(frames)].
+// checkDepth panics if w's frame depth left its range [0, len(slots)].
 func (w *Worker) checkDepth() {
-	if w.depth < 0 || w.depth > len(w.frames) {
-		panic(fmt.Sprintf("runtime: worker %d: frame depth %d out of [0, %d] (Enter and Leave unpaired)", w.index, w.depth, len(w.frames)))
+	if w.depth < 0 || w.depth > len(w.slots) {
+		panic(fmt.Sprintf("runtime: worker %d: frame depth %d out of [0, %d] (Enter and Leave unpaired)", w.index, w.depth, len(w.slots)))
 	}
+	w.checkPrivate()
 }
 
 // checkScopeSum panics if a scope's count, seen by its owner between

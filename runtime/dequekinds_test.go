@@ -24,8 +24,8 @@ func fibJoin(n int) int {
 	return a + b
 }
 
-// fibCall is fib with forkjoin.Call, whose fork pushes and takes back
-// through Worker.TryPush and TryTakeBack.
+// fibCall is fib with forkjoin.Call, whose fork publishes and takes back
+// through Worker.Offer and TryTakeBack.
 func fibCall(n int) int {
 	if n < 2 {
 		return n

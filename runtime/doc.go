@@ -27,12 +27,14 @@
 //
 // # Join
 //
-// JoinCurrent(a, b) pushes b's job, runs a, then pops: if the job popped is
-// b's, nobody stole it and the worker runs b itself (the common case). Jobs
-// are pushed on a private stack first and only the oldest is kept exposed
-// on the public deque (Worker.Push explains this lazy publication), so the
-// common case costs no atomic read-modify-write at all; the fast paths
-// (TryPush, TryTakeBack) make no call and inline into every fork. If b was
+// JoinCurrent(a, b) stores b in the worker's record for this join depth,
+// runs a, then takes b back: if nobody stole it, the worker runs b itself
+// (the common case). The records of joins in progress are the worker's
+// private stack of jobs, and only the oldest is kept exposed on the public
+// deque (Worker.Offer explains this lazy publication), so the common case
+// costs no atomic read-modify-write and no store beyond the record's own;
+// the fast paths (Enter, Offer, TryTakeBack) make no call and inline into
+// every fork. If b was
 // stolen, the worker runs other work until the thief sets b's latch; it
 // never blocks its thread while work exists, and if it sleeps the thief
 // wakes it. Helping nests jobs on the waiting worker's stack; a worker
@@ -57,7 +59,7 @@
 // Every two-way fork (JoinCurrent, behind pool.Join and Pool.Join;
 // forkjoin's fork, behind Call and Do; forkjoin.Join) follows the same
 // steps, spelled out in each rather than shared. A helper that wrapped
-// TryPush or TryTakeBack would exceed the compiler's inlining budget and
+// Enter, Offer or TryTakeBack would exceed the compiler's inlining budget and
 // add a call to every fork, and one function generic over the record type
 // would call each half through the instantiation's dictionary, an
 // indirect call the compiler cannot inline and that makes everything the
@@ -66,29 +68,32 @@
 // after a panic (Worker.UnwindFork). The fork suite in package forkjoin's
 // tests (fork_suite_test.go) runs every entry point through the same
 // cases, so the copies cannot drift apart. (ForChunks keeps its record
-// the same way, steps 1 and 6, around a counted batch instead of one
+// the same way, step 1 and Leave, around a counted batch instead of one
 // job.)
 //
-//  1. slot := w.Enter(): the record for this join depth, reused (its type
-//     is checked and the record made once per depth and type).
-//  2. Store the second half (function, argument) in the record.
-//  3. Publish its job: if !w.TryPush(&rec.job) { w.Push(&rec.job) }.
+//  1. slot := w.Enter(): the slot for this join depth, with the record a
+//     join here used last; the fork type-asserts it to its record type and
+//     makes and holds one on mismatch (slot.Hold(rec, &rec.job)).
+//  2. Store the second half (function, argument) in the record. Its job
+//     is now the worker's newest private job.
+//  3. w.Offer(): publish the oldest private job if a thief may want one.
 //  4. step := ForkRunningA; defer a function that, unless step is
 //     ForkDone, calls w.UnwindFork(&rec.job, step, recover()), clears the
-//     record, calls w.Leave() and raises what UnwindFork returned. Then run
-//     the first half in place. If it panics, UnwindFork takes the second
-//     half back and runs it, or waits for its thief, before the record is
-//     reused; the second half's panic, if any, loses to the first's.
-//  5. if w.TryTakeBack(&rec.job) || w.TakeBack(&rec.job): nobody stole
-//     the job; step = ForkRunningB and run the second half in place (a
-//     panic there unwinds through step 4's function). Otherwise the thief
-//     ran it and set the latch: read its result and panic from the
-//     record, then rec.job.Latch.Reset() (only a stolen job's latch was
-//     touched). TakeBack runs other jobs while it waits, each catching its
-//     own panic, so no panic unwinds out of this step.
-//  6. step = ForkDone, clear the record's references (for the GC),
-//     w.Leave(), then raise the second half's panic, if the thief
-//     recorded one, as a *PanicError.
+//     record and raises what UnwindFork returned. Then run the first half
+//     in place. If it panics, UnwindFork takes the second half back and
+//     runs it, or waits for its thief, before the record is reused; the
+//     second half's panic, if any, loses to the first's.
+//  5. if w.TryTakeBack(&rec.job) || w.TakeBack(&rec.job): the frame ends
+//     and nobody stole the job; step = ForkRunningB and run the second
+//     half in place, from the fork's own variables (its forks may reuse
+//     the slot; a panic there unwinds through step 4's function).
+//     Otherwise the thief ran it and set the latch: read its result and
+//     panic from the record, then rec.job.Latch.Reset() (only a stolen
+//     job's latch was touched). TakeBack runs other jobs while it waits,
+//     each catching its own panic, so no panic unwinds out of this step.
+//  6. step = ForkDone, clear the record's references (for the GC), then
+//     raise the second half's panic, if the thief recorded one, as a
+//     *PanicError.
 //
 // So a fork returns or raises only after both halves have finished, and
 // raises the first half's panic when both panicked.

@@ -179,12 +179,11 @@ func (f *Future) Wait() {
 // pushes a waiter with a latch it owns and helps in WaitUntil until the
 // completer sets it.
 func (w *Worker) waitFuture(f *Future) {
+	if w.privHead < w.depth {
+		w.publishAll() // see waitUntil
+	}
 	round := 0
 	for !f.Ready() {
-		if j := w.popOwnPrivate(); j != nil {
-			w.execute(j)
-			continue
-		}
 		if j := w.popPublished(); j != nil {
 			round = w.startOwn(j, round)
 			continue

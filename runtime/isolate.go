@@ -18,9 +18,9 @@ import (
 // serial of the worker's; never 0). A worker's context is the tag of what
 // it runs (Worker.iso; 0 outside any region). Every job is marked with
 // the context that published it (Job.tag): a join half when
-// publishOldest moves it from the private stack to the deque (the private
-// stack records where each context began, isoContext.mark, so the tag of
-// any private job is known without a store per fork), a spawned task
+// publishOldest moves it from the private stack to the deque (each
+// context records the frame depth where it began, isoContext.mark, so the
+// tag of any private job is known without a store per fork), a spawned task
 // when it is pushed. A spawned task belongs to the context of whoever
 // waits for it, not of whoever spawned it: a scope's or group's tasks
 // carry the tag of the context the scope or group was made in
@@ -75,7 +75,7 @@ import (
 type isoContext struct {
 	tag  uint64 // the context's tag
 	prev uint64 // the tag of the context it interrupted
-	mark int    // privTop when it began: its private jobs are at mark and above
+	mark int    // the worker's depth when it began: its forks' frames are at mark and above
 }
 
 // isoIndexShift places a worker's index above its region serial in a tag.
@@ -130,7 +130,7 @@ func (w *Worker) Isolate(f func()) {
 
 // enterContext makes tag the worker's context; leaveContext ends it.
 func (w *Worker) enterContext(tag uint64) {
-	w.isoStack = append(w.isoStack, isoContext{tag: tag, prev: w.iso, mark: w.privTop})
+	w.isoStack = append(w.isoStack, isoContext{tag: tag, prev: w.iso, mark: w.depth})
 	w.iso = tag
 }
 
@@ -164,8 +164,8 @@ func (w *Worker) runInContext(j *Job, tag uint64) {
 	w.leaveContext()
 }
 
-// privateTag returns the tag of the context that pushed private job i:
-// the innermost context that began at or below i.
+// privateTag returns the tag of the context that forked the job of frame
+// i: the innermost context that began at or below depth i.
 func (w *Worker) privateTag(i int) uint64 {
 	for k := len(w.isoStack) - 1; k >= 0; k-- {
 		if c := &w.isoStack[k]; c.mark <= i {
@@ -175,33 +175,9 @@ func (w *Worker) privateTag(i int) uint64 {
 	return 0
 }
 
-// privateEmptied is called when the private stack, empty, restarts at
-// index 0: every job pushed from now on belongs to the innermost context,
-// so every context's mark becomes 0.
-func (w *Worker) privateEmptied() {
-	for k := range w.isoStack {
-		w.isoStack[k].mark = 0
-	}
-}
-
-// takeLocalIsolated is takeLocal in a tagged context: the newest private
-// job if the context pushed it, else the newest public job if it has the
-// context's tag.
-func (w *Worker) takeLocalIsolated() *Job {
-	if j := w.popOwnPrivate(); j != nil {
-		return j
-	}
-	return w.popPublicTagged(w.iso)
-}
-
-// popOwnPrivate is popPrivate for a wait that may run only the current
-// context's jobs: in a tagged context, not one pushed before it began.
-func (w *Worker) popOwnPrivate() *Job {
-	if w.iso != 0 && w.privTop-1 < w.isoStack[len(w.isoStack)-1].mark {
-		return nil
-	}
-	return w.popPrivate()
-}
+// takeLocalIsolated is takeLocal in a tagged context: the newest public
+// job if it has the context's tag.
+func (w *Worker) takeLocalIsolated() *Job { return w.popPublicTagged(w.iso) }
 
 // popPublicTagged pops the newest public job if it has the given tag.
 func (w *Worker) popPublicTagged(tag uint64) *Job {
@@ -209,7 +185,7 @@ func (w *Worker) popPublicTagged(tag uint64) *Job {
 		if top := w.deque.Peek(); top == nil || top.tag.Load() != tag {
 			return nil
 		}
-		return w.deque.Pop() // the peeked job, or nil if a thief took it
+		return w.publicPop() // the peeked job, or nil if a thief took it
 	}
 	j := w.variant.Pop()
 	if j == nil || j.tag.Load() == tag {

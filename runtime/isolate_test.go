@@ -11,24 +11,22 @@ import (
 	"github.com/spindle-go/spindle/internal/testutil"
 )
 
-// The tag of a private job is that of the innermost context that began at
-// or below its index, and once the private stack restarts at 0 every
-// context's jobs start there.
+// The tag of a fork's job is that of the innermost context that began at
+// or below its frame's depth.
 func TestPrivateJobsTakeTheTagOfTheContextThatPushedThem(t *testing.T) {
-	w := &Worker{private: make([]*Job, 8), deque: newWorkerDeque(8)}
-	w.privTop = 2
+	w := &Worker{slots: make([]FrameSlot, 8), deque: newWorkerDeque(8)}
+	w.depth = 2
 	w.enterContext(5)
-	w.privTop = 4
+	w.depth = 4
 	w.enterContext(7)
-	w.privTop = 6
+	w.depth = 6
 	for i, want := range []uint64{0, 0, 5, 5, 7, 7} {
-		assert.Equal(t, want, w.privateTag(i), "private job %d", i)
+		assert.Equal(t, want, w.privateTag(i), "frame %d", i)
 	}
-	w.privateEmptied()
-	assert.Equal(t, uint64(7), w.privateTag(0))
 	w.leaveContext()
 	assert.Equal(t, uint64(5), w.iso)
-	assert.Equal(t, uint64(5), w.privateTag(0))
+	assert.Equal(t, uint64(5), w.privateTag(2))
+	assert.Equal(t, uint64(0), w.privateTag(1))
 	w.leaveContext()
 	assert.Zero(t, w.iso)
 	assert.Empty(t, w.isoStack)

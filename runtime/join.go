@@ -26,11 +26,11 @@ const (
 
 // UnwindFork is the fork protocol's step 4 when a half panicked: the fork's
 // deferred function calls it with the progress and the recovered value v,
-// then clears its record, leaves and raises the *PanicError it returns.
+// then clears its record and raises the *PanicError it returns.
 // If a panicked (ForkRunningA), b must finish before the record is
 // reused: UnwindFork takes b's job back and runs it (its Run catches b's
 // panic, which loses to a's), or waits for the thief that took it; either
-// way the latch is unset again when it returns.
+// way the frame is ended and the latch unset again when it returns.
 func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
 	pe := w.reg.AsPanicError(v)
 	if step == ForkRunningA {
@@ -71,24 +71,21 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 		return
 	}
 	slot := w.Enter()
-	f, ok := (*slot).(*closureFrame)
+	f, ok := slot.Record.(*closureFrame)
 	if !ok {
 		f = new(closureFrame)
 		f.job.Init(f, w)
-		*slot = f
+		slot.Hold(f, &f.job)
 	}
 	// The fork protocol (package runtime's doc), steps 2 to 6.
 	f.fn = b
-	if !w.TryPush(&f.job) {
-		w.Push(&f.job)
-	}
+	w.Offer()
 
 	step := ForkRunningA
 	defer func() {
 		if step != ForkDone {
 			pe := w.UnwindFork(&f.job, step, recover())
 			f.fn, f.panic = nil, nil
-			w.Leave()
 			w.reg.Raise(pe)
 		}
 	}()
@@ -103,7 +100,6 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 	}
 	step = ForkDone
 	f.fn, f.panic = nil, nil
-	w.Leave()
 	if pb != nil {
 		w.reg.Raise(pb)
 	}

@@ -13,18 +13,18 @@ package runtime
 //
 // Forks store nothing for it. A join half gets its lineage when it is
 // published (publishOldest), the rare event: the entries that began at or
-// below its private index (mark, as isolation contexts record theirs) are
-// the ones whose code pushed it. That entry and the ones below it cannot
+// below its frame's depth (mark, as isolation contexts record theirs) are
+// the ones whose code forked it. That entry and the ones below it cannot
 // end while the half runs, as each is a frame below the fork that waits
 // for the half; so a thief may follow the pointers while it runs the half,
 // although the forker reuses its entries (one per stack depth) once they
 // end. A job's lineage is valid only between its publication and its
-// end: popPrivate clears it on jobs that come back unpublished.
+// end; it is set again at every publication.
 type lineageEntry struct {
 	group   *Scope        // the group whose task this is, or nil
 	inherit *lineageEntry // for a stolen join half: its forker's lineage
 	parent  *lineageEntry // the entry below on this worker's stack
-	mark    int           // privTop when the entry began
+	mark    int           // the worker's depth when the entry began
 }
 
 // enterLineage pushes an entry for a task of group g (inherit nil) or a
@@ -35,7 +35,7 @@ func (w *Worker) enterLineage(g *Scope, inherit *lineageEntry) {
 	}
 	e := w.lineageEntries[w.lineageDepth]
 	w.lineageDepth++
-	e.group, e.inherit, e.parent, e.mark = g, inherit, w.lineage, w.privTop
+	e.group, e.inherit, e.parent, e.mark = g, inherit, w.lineage, w.depth
 	w.lineage = e
 }
 
@@ -47,21 +47,14 @@ func (w *Worker) leaveLineage() {
 	e.group, e.inherit, e.parent = nil, nil, nil
 }
 
-// lineageAt returns the lineage of the code that pushed private job i:
-// the innermost entry that began at or below i.
+// lineageAt returns the lineage of the code that forked the job of frame
+// i: the innermost entry that began at or below depth i.
 func (w *Worker) lineageAt(i int) *lineageEntry {
 	e := w.lineage
 	for e != nil && e.mark > i {
 		e = e.parent
 	}
 	return e
-}
-
-// lineageEmptied is privateEmptied for the lineage's marks.
-func (w *Worker) lineageEmptied() {
-	for e := w.lineage; e != nil; e = e.parent {
-		e.mark = 0
-	}
 }
 
 // contains reports whether the chain from e holds a task of group s.

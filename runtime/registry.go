@@ -33,7 +33,7 @@ type Config struct {
 	// (see PanicValue). Nil means as the *PanicError records themselves.
 	PanicValue PanicValue
 	// EagerPublish puts every job on the public deque at once, as Rayon
-	// does, instead of publishing lazily (see Worker.Push). For
+	// does, instead of publishing lazily (see Worker.Offer). For
 	// measurements and comparison.
 	EagerPublish bool
 	// Name labels the workers in profiles (pprof label spindle.pool).
@@ -181,10 +181,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			index: i,
 			deque: newWorkerDeque(256),
 			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
-			// Room for 64 private jobs before the first growth.
-			private: make([]*Job, 64),
-			sleep:   r.sleep,
+			// Room for 64 nested joins before the first growth.
+			slots: make([]FrameSlot, 64),
+			sleep: r.sleep,
 		}
+		w.offer.Store(1) // see Offer
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
 			if d, ok := w.variant.(*analysisDeque); ok && cfg.analysis {
@@ -393,7 +394,7 @@ func (r *Registry) Close() error {
 		// what they kept for reuse (join records, up to one per depth
 		// reached: a million-deep recursion leaves about 100 MB).
 		for _, w := range r.liveWorkers() {
-			w.frames, w.private, w.privHead, w.privTop = nil, nil, 0, 0
+			w.slots, w.privHead = nil, 0
 		}
 	})
 	return nil

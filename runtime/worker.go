@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	goruntime "runtime"
 	"sync/atomic"
 	"time"
@@ -18,7 +19,7 @@ import (
 // the deque's steal end, the counters and terminate, which are concurrent.
 type Worker struct {
 	// Workers are allocated one after the other, and each writes its own
-	// fields on every fork and every job (privTop, the job counts): the
+	// fields on every fork and every job (depth, the job counts): the
 	// padding at both ends keeps those writes off the lines of the
 	// neighbouring Worker. Without it, the counts at the end of one
 	// worker shared a line with the private-stack fields at the start of
@@ -33,34 +34,30 @@ type Worker struct {
 	deque *deque.ChaseLev[Job]
 	// variant, when set (Config.Deque, or Config.EagerPublish), replaces
 	// deque as the public deque, for comparing deque algorithms inside the
-	// runtime. The worker then publishes every job at once: deque stays
-	// empty, so the fork fast path (TryPush), which reads it, always
-	// fails, and needs no branch of its own for variants.
+	// runtime. The worker then publishes every job at once: its offer flag
+	// stays set, so every fork takes the slow path (see Offer), and the
+	// fast path needs no branch of its own for variants.
 	variant deque.Deque[Job]
 	// stealBuf, when the variant can steal in bulk, receives the half of a
 	// victim's jobs this worker steals at once (see stealFrom).
 	stealBuf []*Job
 	rng      uint64 // xorshift state for choosing victims
 
-	// private[privHead:privTop] are the jobs this worker pushed but has
-	// not yet published to its deque, oldest first. See Push. len(private)
-	// is the stack's capacity; entries below privHead are nil (so a job
-	// found in the live range is really private), entries from privTop on
-	// are stale.
-	private  []*Job
+	// slots are the reusable records of joins in progress, one per nesting
+	// depth, and the worker's private stack of jobs. Joins nest strictly
+	// on a worker (a join returns only after everything it started,
+	// including work it helped with while waiting), so depth is a stack
+	// pointer into slots. The jobs of slots[privHead:depth] are private:
+	// pushed by this worker's forks and not yet published (a slot without
+	// a job, as ForChunks keeps, is skipped); the forks below privHead
+	// have published theirs. Invariant: privHead <= depth.
+	slots    []FrameSlot
+	depth    int
 	privHead int
-	privTop  int
 
-	// A copy of the registry's sleep state, read on every fork, kept here
-	// so the fork path loads it from the line it already touches.
+	// A copy of the registry's sleep state, kept here so that the slow
+	// fork path loads it from a line it already touches.
 	sleep *sleep.Sleep
-
-	// frames are the reusable records of joins in progress, one per
-	// nesting depth. Joins nest strictly on a worker (a join returns only
-	// after everything it started, including work it helped with while
-	// waiting), so depth is a stack pointer into frames.
-	frames []any
-	depth  int
 
 	terminate Latch // set by Close; the worker's main loop waits on it
 
@@ -144,7 +141,13 @@ type Worker struct {
 	stealsEmpty         atomic.Uint64 // failed steal attempts, by reason
 	stealsLost          atomic.Uint64
 
-	_ [falseSharingRange]byte
+	// offer asks the worker's next fork to consider publishing (see
+	// Offer). It sits on a line of its own: the worker reads it on every
+	// fork, thieves write it, and a write must not take the worker's other
+	// fields away from it.
+	_     [falseSharingRange]byte
+	offer atomic.Uint32
+	_     [falseSharingRange]byte
 }
 
 // Locked reports whether the worker runs locked to its OS thread.
@@ -157,132 +160,150 @@ func (w *Worker) Registry() *Registry { return w.reg }
 // registry's workers, up to Registry().Slots() for a spare (spares.go).
 func (w *Worker) Index() int { return w.index }
 
-// Enter pushes a join frame and returns its slot: the record a join at
-// this depth used last time, or nil. The caller type-asserts it to its
-// record type, creates (and stores) a new one on mismatch, and calls Leave
-// when the join is done, panicking or not.
-func (w *Worker) Enter() *any {
-	if w.depth == len(w.frames) {
-		w.frames = append(w.frames, nil)
-	}
-	w.depth++
-	return &w.frames[w.depth-1]
+// FrameSlot is one depth of a worker's stack of join records: the record
+// a join at this depth used last (of whatever type that join keeps), and
+// the job in it that the worker's publication may hand to thieves, nil if
+// the record has none.
+type FrameSlot struct {
+	Record any
+	job    *Job
 }
 
-// Leave pops the frame Enter pushed.
+// Hold makes record, whose job is j (nil for none), the slot's record.
+// A join calls it when the slot's record is not of its type.
+func (s *FrameSlot) Hold(record any, j *Job) { s.Record, s.job = record, j }
+
+// Enter pushes a join frame and returns its slot, with the record a join
+// at this depth used last time, or nil. The caller type-asserts the record
+// to its own type, makes and holds a new one on mismatch (FrameSlot.Hold),
+// and stores its second half in it. Its job, if any, is from then on the
+// worker's newest private job. A fork ends the frame through TakeBack (or
+// UnwindFork); a frame without a job, through Leave.
+func (w *Worker) Enter() *FrameSlot {
+	d := w.depth
+	if d == len(w.slots) {
+		w.growSlots()
+	}
+	w.depth = d + 1
+	return &w.slots[d]
+}
+
+func (w *Worker) growSlots() {
+	w.slots = append(w.slots, FrameSlot{})
+	w.slots = w.slots[:cap(w.slots)]
+}
+
+// Leave pops a frame that Enter pushed and that holds no job (ForChunks).
 func (w *Worker) Leave() {
 	w.depth--
+	w.privHead = min(w.privHead, w.depth)
 	if debugChecks {
 		w.checkDepth()
 	}
 }
 
-// Push offers j to the other workers and to the caller's own TakeBack.
+// Offer is the fork's step 3, after Enter and the record's stores: it
+// publishes the oldest private job if a thief may want one.
 //
-// Lazy publication. A job is first pushed on the worker's private stack,
-// which only this goroutine touches: plain memory operations, no barrier.
-// The worker keeps exactly one job exposed to thieves: whenever its public
-// Chase-Lev deque is empty (two plain loads), Push publishes the oldest
-// private job, the largest piece of work it holds. Every job published
-// this way is older than every private one, so thieves still take the
-// oldest work first, and an idle worker finds work at once unless a thief
-// took the exposed job since this worker's last Push.
+// Lazy publication. A fork's job is first private: its slot is on the
+// worker's stack, which only this goroutine touches, so pushing it costs
+// no memory operation beyond the record's stores and Enter's depth. The
+// worker keeps one job exposed to thieves: whenever its public Chase-Lev
+// deque is empty, the next fork publishes the oldest private job, the
+// largest piece of work it holds. Every job published this way is older
+// than every private one, so thieves still take the oldest work first,
+// and an idle worker finds work at once unless a thief took the exposed
+// job since this worker's last fork. While some worker is looking for
+// work (one more load of the sleep counters), every fork publishes one
+// more: the oldest jobs flow to idle workers one per fork, so no worker
+// idles long next to a busy one's private jobs.
 //
-// Push also publishes while some worker is looking for work (one more
-// load of the sleep counters): an exposed job that was stolen is replaced
-// at once, and the oldest jobs flow to idle workers one per fork, so no
-// worker idles long next to a busy one's private jobs.
+// Those conditions read shared lines (the deque's ends, the pool's sleep
+// counters), so the fork does not test them: it loads one word of its
+// own, offer, which is set whenever they may hold, and tests them only
+// then (offerSlow). offer is set by a thief after every steal attempt on
+// this worker (the deque may be empty now, or the thief is looking), by
+// this worker when it pops its own public deque, and at start; it is
+// cleared only by offerSlow when the deque holds a job and nobody looks.
+// So an empty deque or a looking worker always has it set, and a fork
+// that finds it clear may skip the test. The ordering that makes this
+// hold: offerSlow clears it before testing the deque again, and a thief
+// sets it after its steal (Go's atomics are sequentially consistent).
 //
 // A worker that blocks (on a channel, a mutex, I/O) inside a task cannot
-// publish: its private jobs stay invisible until it resumes. Spawned tasks
+// publish: its private jobs stay invisible until it resumes or its wait
+// is one of the pool's (waitUntil publishes them all first). Spawned tasks
 // are therefore always published (pushPublic); for joins, a task must not
 // block on something only its own forked work would release.
 //
 // In recursive code the exposed job sits at a shallow level while the
-// recursion below it forks privately, so publications are rare (by this
-// argument, not a count: fib(n) on one worker republishes only when the
-// exposed job is taken back, O(n) times against 2^n forks), and a fork
-// costs no atomic read-modify-write or full barrier. That matters in Go:
-// atomic stores are XCHG on amd64, a full barrier each (docs/design.md
-// has what one costs), and Chase-Lev needs two per fork (Push and Pop each store bottom; on
-// linux/amd64 the workers' deques push with a release store instead,
-// newWorkerDeque, which leaves Pop's).
+// recursion below it forks privately, so publications are rare (fib(n) on
+// one worker republishes only when the exposed job is taken back, O(n)
+// times against 2^n forks), and a fork costs no atomic read-modify-write
+// or full barrier. That matters in Go: atomic stores are XCHG on amd64,
+// a full barrier each (docs/design.md has what one costs).
 //
-// Config.EagerPublish turns this off (every job goes straight to the
-// deque, as in Rayon), for comparison.
-//
-// Fork paths call TryPush first, which inlines, and Push only if it fails.
-func (w *Worker) Push(j *Job) {
-	if !w.TryPush(j) {
-		w.pushSlow(j)
+// Config.EagerPublish (or any deque variant) turns this off: offer stays
+// set and every fork publishes its job at once, as in Rayon.
+func (w *Worker) Offer() {
+	if w.offer.Load() != 0 || raceEnabled && w.perturb() {
+		w.offerSlow()
 	}
 }
 
-// TryPush is Push's fast path: it pushes j on the private stack and
-// returns true if there is room and nothing needs publishing. It makes no
-// call, so that it inlines into the fork paths (its inlining cost is just
-// under the compiler's budget: keep it that way).
-func (w *Worker) TryPush(j *Job) bool {
-	if raceEnabled && w.perturb() {
-		return false
+// offerSlow is Offer when offer is set.
+func (w *Worker) offerSlow() {
+	if w.variant == nil && !w.sleep.Looking() && w.publicLen() > 0 {
+		w.offer.Store(0)
+		if w.publicLen() > 0 {
+			return // a thief that empties it sets offer after
+		}
 	}
-	t := w.privTop
-	if t >= len(w.private) || w.deque.Empty() || w.sleep.Looking() {
-		return false
-	}
-	w.private[t] = j
-	w.privTop = t + 1
-	return true
-}
-
-// pushSlow is Push when the private stack is full or a job must be
-// published.
-func (w *Worker) pushSlow(j *Job) {
-	if w.privTop == len(w.private) {
-		w.private = append(w.private, nil)
-		w.private = w.private[:cap(w.private)]
-	}
-	w.private[w.privTop] = j
-	w.privTop++
-	if w.variant != nil || w.publicLen() == 0 || w.sleep.Looking() {
-		w.publishOldest()
-	}
+	w.publishOldest()
 	if debugChecks {
 		w.checkPrivate()
 	}
 }
 
-// publishOldest moves the oldest private job to the public deque. If a
-// bounded variant deque is full, the job stays private: this worker takes
-// it back or runs it like any private job.
-func (w *Worker) publishOldest() {
-	j := w.private[w.privHead]
-	j.setTag(w.privateTag(w.privHead))
-	if w.lineage != nil || j.lineage != nil {
-		j.lineage = w.lineageAt(w.privHead) // see lineage.go
-	}
-	wasEmpty := w.publicLen() == 0
-	if !w.publicPush(j) {
-		return
-	}
-	w.sleep.NewInternalJobs(1, wasEmpty)
-	w.private[w.privHead] = nil
-	w.privHead++
-	if w.privHead == w.privTop {
-		w.privHead, w.privTop = 0, 0
-		w.privateRestarts()
+// requestOffer sets offer (see Offer), unless it is set: a load first,
+// so that thieves looking again and again do not write the line.
+func (w *Worker) requestOffer() {
+	if w.offer.Load() == 0 {
+		w.offer.Store(1)
 	}
 }
 
-// privateRestarts is called when the private stack, empty, restarts at
-// index 0: the isolation contexts and lineage entries that mark where
-// they began in it then begin at 0.
-func (w *Worker) privateRestarts() {
-	if len(w.isoStack) > 0 {
-		w.privateEmptied()
+// publishOldest moves the oldest private job to the public deque (or, if
+// a bounded variant deque is full, to the injector) and reports whether
+// there was one.
+func (w *Worker) publishOldest() bool {
+	for w.privHead < w.depth && w.slots[w.privHead].job == nil {
+		w.privHead++
 	}
-	if w.lineage != nil {
-		w.lineageEmptied()
+	i := w.privHead
+	if i == w.depth {
+		return false
+	}
+	j := w.slots[i].job
+	j.setTag(w.privateTag(i))
+	if w.lineage != nil || j.lineage != nil {
+		j.lineage = w.lineageAt(i) // see lineage.go
+	}
+	w.privHead = i + 1
+	wasEmpty := w.publicLen() == 0
+	if !w.publicPush(j) {
+		w.reg.enqueue(j, 1)
+		return true
+	}
+	w.sleep.NewInternalJobs(1, wasEmpty)
+	return true
+}
+
+// publishAll publishes every private job, oldest first: a worker about to
+// wait (waitUntil) makes them stealable, and its helping then takes them
+// back from its public deque, newest first, like any of its jobs.
+func (w *Worker) publishAll() {
+	for w.publishOldest() {
 	}
 }
 
@@ -338,7 +359,11 @@ func (w *Worker) publicPop() *Job {
 	if w.variant != nil {
 		return w.variant.Pop()
 	}
-	return w.deque.Pop()
+	j := w.deque.Pop()
+	if j != nil && w.privHead < w.depth {
+		w.requestOffer() // the exposed job may be gone (see Offer)
+	}
+	return j
 }
 
 // halfStealer is a deque that can hand a thief many jobs at once
@@ -380,39 +405,18 @@ func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
 	return first, n, res
 }
 
-// popPrivate takes the newest private job, or returns nil. The job was
-// never published in this context (or not at all), so its tag is stale:
-// it is set to the worker's context, which pushed it.
-func (w *Worker) popPrivate() *Job {
-	t := w.privTop - 1
-	if t < w.privHead {
-		return nil
-	}
-	j := w.private[t]
-	w.privTop = t
-	if t == w.privHead {
-		w.privHead, w.privTop = 0, 0
-		w.privateRestarts()
-	}
-	j.setTag(w.iso)
-	if j.lineage != nil {
-		j.lineage = nil // from an earlier publication (lineage.go)
-	}
-	return j
-}
-
-// TakeBack is the second half of a fork: after the caller ran its own half,
-// it looks for j, which it pushed, as its newest job. If nobody stole j,
-// TakeBack returns true and the caller runs j's work itself. If j was
-// stolen, TakeBack helps with other work until the thief sets j's latch
-// and returns false.
+// TakeBack is the second half of a fork, after the caller ran its own
+// half: it ends the frame of j, the newest one, and reports whether the
+// caller is to run j's work itself. If j is still private, or published
+// and still on the public deque, TakeBack returns true. If j was stolen,
+// TakeBack helps with other work until the thief sets j's latch and
+// returns false.
 //
-// Jobs newer than j (spawned by the caller's half for an enclosing scope)
-// are run on the way. Nothing older than j can come back: if j is private,
-// it is the newest private job once the newer ones are gone; if j was
-// published, everything older than j was published before it (publication
-// takes the oldest first), and thieves take the oldest public job first,
-// so if j was stolen everything older went before it.
+// Jobs newer than j on the public deque (tasks the caller's half spawned
+// for an enclosing scope) are run on the way. Nothing older than j can
+// come back: everything older than a published j was published before it
+// (publication takes the oldest first), and thieves take the oldest public
+// job first, so if j was stolen everything older went before it.
 //
 // Fork paths call TryTakeBack first, which inlines, and TakeBack only if
 // it fails.
@@ -420,46 +424,48 @@ func (w *Worker) TakeBack(j *Job) bool {
 	return w.TryTakeBack(j) || w.takeBackSlow(j)
 }
 
-// TryTakeBack is TakeBack's fast path: it pops j and returns true if j is
-// the newest private job. (Entries below privHead are nil, so finding j at
-// privTop-1 means it is private.) It makes no call, so that it inlines
-// into the fork paths.
+// TryTakeBack is TakeBack's fast path: if j, the job of the newest frame,
+// is private, it pops the frame and returns true. It makes no call, so
+// that it inlines into the fork paths.
 func (w *Worker) TryTakeBack(j *Job) bool {
 	if raceEnabled && w.perturb() {
 		return false
 	}
-	if t := w.privTop - 1; uint(t) < uint(len(w.private)) && w.private[t] == j {
-		w.privTop = t
+	if d := w.depth - 1; w.privHead <= d {
+		w.depth = d
 		return true
 	}
 	return false
 }
 
 func (w *Worker) takeBackSlow(j *Job) bool {
-	if w.runOwnUntil(j) {
+	d := w.depth - 1
+	if debugChecks && w.slots[d].job != j {
+		panic(fmt.Sprintf("runtime: worker %d: TakeBack of a job that is not its newest frame's (depth %d)", w.index, d))
+	}
+	if w.privHead <= d { // private after all (TryTakeBack failed on purpose)
+		w.depth = d
 		return true
 	}
-	w.waitUntil(&j.Latch, true)
-	return false
+	got := w.runOwnUntil(j)
+	if !got {
+		w.waitUntil(&j.Latch, w.variant == nil)
+	}
+	w.depth = d
+	w.privHead = d
+	return got
 }
 
-// runOwnUntil pops this worker's jobs, newest first, and runs them until
-// it pops target (it returns true without running it) or has none left
-// (false): its private stack, its public deque, then its deques of the
-// levels above 0, so that a worker about to wait with the help bound (see
-// waitUntil) leaves nothing of its own queued. Private jobs are forks of
-// the task being run and start at once; the others start through choose
-// (priority.go), which may run more urgent work first.
+// runOwnUntil pops this worker's published jobs, newest first, and runs
+// them until it pops target (it returns true without running it) or has
+// none left (false): its public deque, then its deques of the levels
+// above 0, so that a worker about to wait with the help bound (see
+// waitUntil) leaves nothing of its own queued. They start through choose
+// (priority.go), which may run more urgent work first. It has no private
+// jobs to look at: its caller's frame is the newest and was published.
 func (w *Worker) runOwnUntil(target *Job) bool {
 	round := 0
 	for {
-		if top := w.popPrivate(); top != nil {
-			if top == target {
-				return true
-			}
-			w.execute(top)
-			continue
-		}
 		top := w.popPublished()
 		if top == nil {
 			return false
@@ -552,7 +558,16 @@ const maxHelpDepth = 64
 // job started before the one it waits for cannot be among its
 // descendants. Other waits (scopes, futures, calls into another pool)
 // may wait for jobs that nobody has started and must keep helping.
+//
+// An unbounded wait first publishes the worker's private jobs (the forks
+// of the frames it waits in), which no other worker could reach while it
+// waits; it then takes them back from its public deque like other jobs of
+// its own. (A bounded wait has none: its fork's job was published, so
+// every older one was.)
 func (w *Worker) waitUntil(l *Latch, forJoin bool) {
+	if !forJoin && w.privHead < w.depth {
+		w.publishAll()
+	}
 	for !l.Probe() {
 		if forJoin && w.helping >= maxHelpDepth {
 			w.sleepUntil(l)
@@ -593,9 +608,6 @@ func (w *Worker) takeLocal() *Job {
 	}
 	if w.reg.prio.anyQueued() {
 		return nil
-	}
-	if j := w.popPrivate(); j != nil {
-		return j
 	}
 	if j := w.publicPop(); j != nil {
 		return w.choose(j, false, 0)
@@ -671,7 +683,7 @@ func (w *Worker) handOffP() {
 		return
 	}
 	w.readiedCaller = false
-	if w.privTop == w.privHead && w.publicLen() == 0 {
+	if w.privHead == w.depth && w.publicLen() == 0 {
 		goruntime.Gosched()
 	}
 }
@@ -689,9 +701,6 @@ func (w *Worker) findWork(thorough bool) *Job {
 		if j := w.findAbove(0, thorough); j != nil {
 			return w.choose(j, thorough, 0)
 		}
-	}
-	if j := w.popPrivate(); j != nil {
-		return j
 	}
 	j := w.publicPop()
 	if j == nil {
@@ -749,6 +758,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 			}
 			tried++
 			j, res := try(workers[v])
+			workers[v].requestOffer() // see Offer
 			switch res {
 			case deque.Success:
 				w.traceSteal(v)
