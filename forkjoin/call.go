@@ -66,7 +66,7 @@ func fork[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
 	if f == nil && proc == nil {
 		panic("forkjoin.Call: nil function") // Do checks its own
 	}
-	w := runtime.CurrentWorker()
+	w := runtime.WorkerOf(runtime.CurrentG()) // CurrentWorker, inlined
 	if w == nil {
 		return forkOffPool(f, proc, x, y)
 	}

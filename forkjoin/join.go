@@ -47,7 +47,7 @@ func Join[A, B any](fa func() A, fb func() B) (A, B) {
 	if fa == nil || fb == nil {
 		nilFunc("forkjoin.Join")
 	}
-	w := runtime.CurrentWorker()
+	w := runtime.WorkerOf(runtime.CurrentG()) // CurrentWorker, inlined
 	if w == nil {
 		return joinOffPool(fa, fb)
 	}
