@@ -334,9 +334,30 @@ func ExamplePool_Stats() {
 	// Output: 2 2 true
 }
 
+func ExampleSetDefault() {
+	// A program that wants other options for its calls made outside any
+	// pool makes its pool and sets it as the default, first thing.
+	p, err := pool.New(pool.WithWorkers(2), pool.WithLockedThreads(false))
+	if err != nil {
+		log.Fatal(err)
+	}
+	previous := pool.Default()
+	pool.SetDefault(p)
+	var onP bool
+	pool.Join(func() {}, func() {})
+	pool.Default().Run(func() { onP = pool.Current() == p })
+	fmt.Println(onP, errors.Is(p.Close(), pool.ErrCloseDefault))
+
+	pool.SetDefault(previous) // p is no longer the default: it can be closed
+	fmt.Println(p.Close())
+	// Output:
+	// true true
+	// <nil>
+}
+
 func ExampleDefault() {
-	// The default pool is created on first use and never closed; the
-	// package-level calls and forkjoin use it off-pool.
+	// The default pool is created on first use (unless SetDefault came
+	// first); the package-level calls and forkjoin use it off-pool.
 	p := pool.Default()
 	var total int
 	p.Run(func() { total = exSum(exOneToN(1000)) })

@@ -43,7 +43,6 @@ import (
 	"errors"
 	"fmt"
 	goruntime "runtime"
-	"sync"
 
 	"github.com/spindle-go/spindle/internal/engineopt"
 	"github.com/spindle-go/spindle/runtime"
@@ -54,8 +53,10 @@ import (
 // naming the call and the type ("pool.Pool.Run: nil *pool.Pool"), as
 // Submit does given one.
 type Pool struct {
-	reg       *runtime.Registry
-	isDefault bool // Default's pool, which Close refuses to close
+	reg *runtime.Registry
+	// closing is set, under defaultMu, when Close starts; SetDefault
+	// refuses such a pool (default.go).
+	closing bool
 }
 
 // ErrClosed is wrapped by the panics of calls on a closed pool:
@@ -66,10 +67,11 @@ var ErrClosed = runtime.ErrClosed
 // pool's own workers (it would wait for itself forever).
 var ErrCloseFromWorker = runtime.ErrCloseFromWorker
 
-// ErrCloseDefault is returned by Close called on Default(), which is never
-// closed: every package-level call that runs outside a pool (Join, Spawn,
-// NewGroup, forkjoin's functions) depends on it.
-var ErrCloseDefault = errors.New("spindle: Close called on the default pool, which is never closed")
+// ErrCloseDefault is returned by Close called on Default(), which is not
+// closed while it is the default: every package-level call that runs
+// outside a pool (Join, Spawn, NewGroup, forkjoin's functions) depends on
+// it.
+var ErrCloseDefault = errors.New("spindle: Close called on the default pool, which is not closed while it is the default")
 
 // Option configures New.
 type Option func(*config) error
@@ -282,14 +284,15 @@ func (p *Pool) Spawn(f func()) {
 // waits run too. After Close, calls from outside (Run, Join, Scope,
 // Spawn, Submit, Group.Go and TryGo) panic with an error wrapping
 // ErrClosed. Close is idempotent. Called from one of p's workers it
-// returns ErrCloseFromWorker, and on Default() ErrCloseDefault, and does
+// returns ErrCloseFromWorker, and on the pool that is Default() (the
+// built-in one or one given to SetDefault) ErrCloseDefault, and does
 // nothing. docs/guide.md, "Blocking, limits and closing", has the whole
 // picture.
 func (p *Pool) Close() error {
 	if p == nil {
 		nilPointer("pool.Pool.Close", "*pool.Pool")
 	}
-	if p.isDefault {
+	if !closingUnlessDefault(p) {
 		return ErrCloseDefault
 	}
 	err := p.reg.Close()
@@ -305,43 +308,6 @@ func (p *Pool) Stats() Stats {
 		nilPointer("pool.Pool.Stats", "*pool.Pool")
 	}
 	return statsOf(p.reg)
-}
-
-var (
-	defaultOnce sync.Once
-	defaultPool *Pool
-)
-
-// Default returns the process-wide pool, created on first use with the
-// default options. It is never closed: its Close returns ErrCloseDefault.
-//
-// Inside Analyze's function it returns the analysis worker's pool, as
-// Current does, and does not start the default pool: calls on any pool run
-// in place on the analysis worker, so the default pool's workers would do
-// nothing there, and their start would be timed as part of the analysed
-// computation.
-func Default() *Pool {
-	if w := runtime.CurrentWorker(); w != nil && w.Analysing() {
-		return poolOf(w.Registry())
-	}
-	defaultOnce.Do(func() {
-		p, err := New()
-		if err != nil {
-			panic(fmt.Sprintf("pool.Default: %v", err))
-		}
-		p.isDefault = true
-		defaultPool = p
-	})
-	return defaultPool
-}
-
-// Current returns the pool whose worker runs the caller, or Default() when
-// the caller is not a worker.
-func Current() *Pool {
-	if w := runtime.CurrentWorker(); w != nil {
-		return poolOf(w.Registry())
-	}
-	return Default()
 }
 
 // WorkerIndex returns the calling worker's index in its pool, or -1 when
