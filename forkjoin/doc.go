@@ -3,10 +3,14 @@
 // slice algorithms built on them. Everything runs on the current pool
 // (see Where the work runs).
 //
-//   - Forks: Call (two calls of one function, two results), Do (two calls,
-//     no results), Join (two functions of different types).
-//   - Tasks: Spawn, a task of a pool.Scope with a typed argument instead
-//     of a closure (a task per tree node that allocates nothing).
+//   - Joined forks (the caller waits for both): Call (two calls of one
+//     function, two results), Do (two calls, no results), Join (two
+//     functions of different types; pool.Join is the same with closures
+//     and no results).
+//   - Scoped tasks (the scope waits for them): Spawn, a task of a
+//     pool.Scope with a typed argument instead of a closure (a task per
+//     tree node that allocates nothing; pool.Spawn, by contrast, is
+//     detached). Tasks that return nothing count with pool.PerWorker.
 //   - Loops: For over an index range, Fold (an accumulator per run of
 //     pieces, merged in order), ForSeq over an iter.Seq, MapSeq (an ordered
 //     parallel map over an iter.Seq), and ForErr, which stops at the first
@@ -16,7 +20,8 @@
 //     SortStableFunc, whose results are those of package slices.
 //
 // To run on a pool of your own rather than pool.Default(), call from one
-// of its tasks:
+// of its tasks, or make it the default (pool.SetDefault) first thing in
+// main:
 //
 //	p, _ := pool.New(pool.WithWorkers(8))
 //	defer p.Close()

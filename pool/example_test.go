@@ -334,6 +334,31 @@ func ExamplePool_Stats() {
 	// Output: 2 2 true
 }
 
+func ExamplePerWorker() {
+	p, err := pool.New(pool.WithWorkers(2))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer p.Close()
+
+	// A task per node returns nothing: each worker counts in its own
+	// value, and Combine adds them up once the scope is done.
+	leaves := pool.NewPerWorker[int](p)
+	var visit func(s *pool.Scope, depth int)
+	visit = func(s *pool.Scope, depth int) {
+		if depth == 0 {
+			leaves.Update(func(n *int) { *n++ })
+			return
+		}
+		for range 3 {
+			s.Spawn(func(s *pool.Scope) { visit(s, depth-1) })
+		}
+	}
+	p.Scope(func(s *pool.Scope) { visit(s, 5) })
+	fmt.Println(leaves.Combine(func(a, b int) int { return a + b }))
+	// Output: 243
+}
+
 func ExampleSetDefault() {
 	// A program that wants other options for its calls made outside any
 	// pool makes its pool and sets it as the default, first thing.

@@ -6,12 +6,17 @@
 //
 //   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
 //     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
-//     WithSpares), Default, Current, Close, Stats, WorkerIndex.
-//   - Forks: Join (two functions, possibly in parallel), Pool.Run (a call on
-//     a pool), Pool.Scope with Scope.Spawn and Scope.SpawnMany (tasks the
-//     scope waits for; SpawnPriority and SpawnManyPriority for priority
-//     levels up to MaxPriority).
-//   - Detached tasks and futures: Spawn, Pool.Spawn, Submit and Future.
+//     WithSpares), Default and SetDefault (the pool of calls made outside
+//     any pool), Current, Close, Stats, WorkerIndex, PerWorker (a value per
+//     worker, for tasks that return nothing).
+//   - Joined (the caller waits for both): Join, on the caller's pool
+//     (Default() outside one; the first function stays on the caller's
+//     stack, so prefer it inside tasks), and Pool.Join, on that pool.
+//   - Scoped (the scope waits for them): Pool.Scope with Scope.Spawn and
+//     Scope.SpawnMany (SpawnPriority and SpawnManyPriority for priority
+//     levels up to MaxPriority); Pool.Run is one call on a pool.
+//   - Detached (nobody waits but Close): Spawn, Pool.Spawn; Submit returns
+//     a Future to wait on.
 //   - Errors and cancellation: Group, golang.org/x/sync/errgroup's Group
 //     on the pool (Go, TryGo, SetLimit, Wait, NewGroup with a context).
 //   - Tasks that block: spare workers take a blocked worker's place
