@@ -21,27 +21,18 @@
 //     on the pool (Go, TryGo, SetLimit, Wait, NewGroup with a context).
 //   - Tasks that block: spare workers take a blocked worker's place
 //     (WithSpares, MaxWorkers); Block is the explicit form.
-//   - Analysis: Analyze and AnalyzeCPU measure a computation's work and
-//     span and predict its speedup on any number of workers.
+//   - Analysis: Analyze and AnalyzeCPU (work, span, predicted speedup).
 //
-// A Pool has one worker per OS thread, each owning a work-stealing deque.
-// Join pushes its second function on the caller's deque, runs the first,
-// then takes the second back and runs it too unless an idle worker stole
-// it meanwhile; a worker whose half was stolen runs other work until it
-// is done, so nested joins never block a thread while work exists and
-// never deadlock. Idle workers spin briefly, then sleep, and cost nothing.
+// A Pool has one worker per OS thread, each owning a work-stealing deque;
+// idle workers steal, spin briefly, then sleep and cost nothing. A join
+// whose second half was stolen runs other work until it is done, so
+// nested joins never block a thread while work exists. Calls from a
+// goroutine that is not a worker block it until done; calls from another
+// pool's worker keep that worker serving its own pool meanwhile.
 //
-// Calls from a goroutine that is not a worker are handed to the pool and
-// block the caller until done; calls from a worker of the same pool run
-// directly; calls from a worker of another pool are handed to this one
-// while the calling worker keeps serving its own pool.
-//
-// Panics in tasks are recovered where they happen and re-raised in the
-// caller of Join, Scope, Run, Wait or Future.Wait as a *PanicError, after
-// every task that call started has finished. The pool stays usable.
-//
-// docs/guide.md in the repository has a tour; its "Blocking, limits and
-// closing" says how Group's limit, Block and Close meet.
+// Panics in tasks are re-raised in the caller of Join, Scope, Run, Wait or
+// Future.Wait as a *PanicError, after every task that call started has
+// finished; the pool stays usable. docs/guide.md has a tour.
 package pool
 
 import (
