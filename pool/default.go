@@ -91,6 +91,13 @@ func closingUnlessDefault(p *Pool) bool {
 	return true
 }
 
+// notClosing undoes closingUnlessDefault for a Close that did not start.
+func notClosing(p *Pool) {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	p.closing = false
+}
+
 // Current returns the pool whose worker runs the caller, or Default() when
 // the caller is not a worker.
 func Current() *Pool {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
 )
 
 // useDefault makes p the default pool for the rest of the test, then
@@ -113,4 +114,22 @@ func TestCallsRacingWithSetDefaultLoseNothing(t *testing.T) {
 		flips.Wait()
 		assert.EqualValues(t, callers*calls*5, ran.Load())
 	})
+}
+
+// pool's errors are its own values; a refused call's error matches the
+// engine's too, for code that sees both.
+func TestPoolErrorsAreThePoolsOwn(t *testing.T) {
+	p, err := pool.New(pool.WithWorkers(1))
+	require.NoError(t, err)
+	var fromWorker error
+	p.Run(func() { fromWorker = p.Close() })
+	assert.Same(t, pool.ErrCloseFromWorker, fromWorker)
+	require.NoError(t, p.Close())
+	v := recoverValue(func() { p.Run(func() {}) })
+	refused, ok := v.(error)
+	require.True(t, ok, "panic value %v", v)
+	assert.ErrorIs(t, refused, pool.ErrClosed)
+	assert.ErrorIs(t, refused, runtime.ErrClosed)
+	assert.Equal(t, "pool.Pool.Run: spindle: pool is closed", refused.Error())
+	assert.NotSame(t, runtime.ErrClosed, pool.ErrClosed)
 }

@@ -57,11 +57,11 @@ type Pool struct {
 
 // ErrClosed is wrapped by the panics of calls on a closed pool:
 // errors.Is(err, ErrClosed) holds for them.
-var ErrClosed = runtime.ErrClosed
+var ErrClosed = errors.New("spindle: pool is closed")
 
 // ErrCloseFromWorker is returned by Close when called from one of the
 // pool's own workers (it would wait for itself forever).
-var ErrCloseFromWorker = runtime.ErrCloseFromWorker
+var ErrCloseFromWorker = errors.New("spindle: Close called from one of the pool's own workers")
 
 // ErrCloseDefault is returned by Close called on Default(), which is not
 // closed while it is the default: every package-level call that runs
@@ -175,7 +175,7 @@ func WithTrace(f func(Event)) Option {
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {
-	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, PanicValue: panicValue{}}}
+	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, PanicValue: panicValue{}, Closed: ErrClosed}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")
@@ -292,6 +292,10 @@ func (p *Pool) Close() error {
 		return ErrCloseDefault
 	}
 	err := p.reg.Close()
+	if errors.Is(err, runtime.ErrCloseFromWorker) {
+		notClosing(p) // it did not start: p may still be made the default
+		return ErrCloseFromWorker
+	}
 	if err == nil {
 		dropOwner(p.reg)
 	}

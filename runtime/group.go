@@ -116,7 +116,7 @@ func (s *Scope) Go(call string, f func() error) error {
 		// which may be waiting for active to reach zero, cannot finish
 		// until the task is counted in the group and queued.
 		if !r.admit() {
-			return closedError(call)
+			return r.closedError(call)
 		}
 		defer r.leave()
 	}

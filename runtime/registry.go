@@ -32,6 +32,9 @@ type Config struct {
 	// PanicValue is how the registry shows its panic records to user code
 	// (see PanicValue). Nil means as the *PanicError records themselves.
 	PanicValue PanicValue
+	// Closed, if set, is the caller's own sentinel for calls on the closed
+	// registry: their errors match it with errors.Is, as well as ErrClosed.
+	Closed error
 	// EagerPublish puts every job on the public deque at once, as Rayon
 	// does, instead of publishing lazily (see Worker.Offer). For
 	// measurements and comparison.
@@ -95,6 +98,7 @@ type Registry struct {
 	prio         prioState
 	panicHandler func(v any)
 	panics       PanicValue // never nil (recordValue by default)
+	closedErr    error      // Config.Closed
 	name         string
 	trace        func(kind EventKind, worker, victim, waker int)
 
@@ -134,7 +138,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
 	}
 	r := &Registry{sleep: sleep.New(cfg.Workers + cfg.Spares), size: cfg.Workers, panicHandler: cfg.PanicHandler,
-		name: cfg.Name, trace: cfg.Trace}
+		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed}
 	if r.panics = cfg.PanicValue; r.panics == nil {
 		r.panics = recordValue{}
 	}
@@ -325,7 +329,7 @@ func (r *Registry) workQueued() bool {
 // enter admits a call from outside the pool, or panics with ErrClosed.
 func (r *Registry) enter(call string) {
 	if !r.admit() {
-		panic(closedError(call))
+		panic(r.closedError(call))
 	}
 }
 
@@ -344,8 +348,32 @@ func (r *Registry) admit() bool {
 	return false
 }
 
-// closedError is the error of call refused by a closed registry.
-func closedError(call string) error { return fmt.Errorf("%s: %w", call, ErrClosed) }
+// closedError is the error of call refused by the closed registry r.
+func (r *Registry) closedError(call string) error {
+	return &refusedError{call: call, sentinel: r.closedErr}
+}
+
+// refusedError is a call refused by a closed registry: "call: " and the
+// sentinel's text; it matches ErrClosed and the registry's own sentinel
+// (Config.Closed).
+type refusedError struct {
+	call     string
+	sentinel error
+}
+
+func (e *refusedError) Error() string {
+	if e.sentinel != nil {
+		return e.call + ": " + e.sentinel.Error()
+	}
+	return e.call + ": " + ErrClosed.Error()
+}
+
+func (e *refusedError) Unwrap() []error {
+	if e.sentinel != nil {
+		return []error{e.sentinel, ErrClosed}
+	}
+	return []error{ErrClosed}
+}
 
 // leave ends what enter admitted (or a detached task).
 func (r *Registry) leave() {
