@@ -1,4 +1,4 @@
-package runtime_test
+package experiment_test
 
 import (
 	"fmt"
@@ -11,8 +11,21 @@ import (
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/internal/testutil"
+	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
 )
+
+// newRegistry starts a registry of cfg that the test closes when it ends.
+func newRegistry(t *testing.T, cfg runtime.Config) *runtime.Registry {
+	t.Helper()
+	r, err := runtime.NewRegistry(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, r.Close()) })
+	return r
+}
+
+// watchdog runs body under testutil's watchdog.
+func watchdog(t *testing.T, body func()) { testutil.Watchdog(t, testutil.Limit, body) }
 
 // fibJoin is fib with the engine's two-way fork at every step.
 func fibJoin(n int) int {
@@ -42,8 +55,8 @@ func TestEveryDequeKindRunsTheWork(t *testing.T) {
 		require.True(t, ok, "%v", kind)
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%v/workers=%d", kind, workers), func(t *testing.T) {
-				r := runtime.NewTestRegistry(t, runtime.Config{Workers: workers, Deque: factory})
-				runtime.Watchdog(t, func() {
+				r := newRegistry(t, runtime.Config{Workers: workers, Deque: factory})
+				watchdog(t, func() {
 					var got int
 					r.Run("test run", func() { got = fibCall(18) })
 					assert.Equal(t, 2584, got, "fib(18) with forkjoin.Call")
@@ -85,14 +98,14 @@ func TestBulkDequeStealsHalf(t *testing.T) {
 	testutil.NeedTwoPs(t)
 	var stealEvents atomic.Int64
 	factory, _ := experiment.DequeFactory(experiment.DequeBulk)
-	r := runtime.NewTestRegistry(t, runtime.Config{Workers: 4, Deque: factory, Trace: func(kind runtime.EventKind, _, _, _ int) {
+	r := newRegistry(t, runtime.Config{Workers: 4, Deque: factory, Trace: func(kind runtime.EventKind, _, _, _ int) {
 		if kind == runtime.EventSteal {
 			stealEvents.Add(1)
 		}
 	}})
 	const n = 20000
 	counts := make([]atomic.Int32, n)
-	runtime.Watchdog(t, func() {
+	watchdog(t, func() {
 		r.Scope("test scope", func(s *runtime.Scope) {
 			for i := range n {
 				s.Spawn(func(*runtime.Scope) {
@@ -108,4 +121,12 @@ func TestBulkDequeStealsHalf(t *testing.T) {
 	st := r.Counts()
 	t.Logf("%d jobs stolen in %d steals", st.Total.Steals, stealEvents.Load())
 	assert.Less(t, stealEvents.Load(), int64(st.Total.Steals), "some steals took more than one job")
+}
+
+func TestWithDequeRejectsUnknownKind(t *testing.T) {
+	_, err := pool.New(experiment.WithDeque(experiment.DequeKind(99)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "experiment.WithDeque(99)")
+	assert.Equal(t, "DequeKind(99)", experiment.DequeKind(99).String())
+	assert.Equal(t, "bwos", experiment.DequeBWoS.String())
 }
