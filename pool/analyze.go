@@ -118,7 +118,7 @@ func speedup(call string, w, s time.Duration, p int) (lower, upper float64) {
 // spawned inside the first half of a join) is counted as joining that
 // fork, which can over-estimate Span slightly. Inside f, Current and
 // Default are the analysis worker's pool (Default does not start there),
-// whose Workers reports 128 (runtime.AnalysisWorkers) and WorkerIndex 0:
+// whose Workers reports 128 and WorkerIndex 0:
 // code that sizes its pieces by the number of workers (forkjoin's Map,
 // Scan, Filter...) splits as for 128 workers, so the analysis sees the
 // parallelism such code has on a large machine. Do not keep that pool, or
