@@ -64,8 +64,8 @@ type partFrame struct {
 	res int64
 }
 
-func (fr *partFrame) Run() {
-	fr.res = fr.f(runtime.CurrentWorker(), fr.arg)
+func (fr *partFrame) Run(w *runtime.Worker) {
+	fr.res = fr.f(w, fr.arg)
 	fr.job.Latch.Set()
 }
 

@@ -20,7 +20,7 @@ type callFrame[A, R any] struct {
 
 // Run is the second call's execution by a thief; setting the latch is the
 // last thing it does with the frame.
-func (fr *callFrame[A, R]) Run() {
+func (fr *callFrame[A, R]) Run(*runtime.Worker) {
 	fr.res, fr.panic = fr.catchCall(fr.arg)
 	fr.job.Latch.Set()
 }

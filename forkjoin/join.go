@@ -23,7 +23,7 @@ type thunkFrame[B any] struct {
 
 // Run is fb's execution by a thief; setting the latch is the last thing it
 // does with the frame, which its owner may reuse right after.
-func (fr *thunkFrame[B]) Run() {
+func (fr *thunkFrame[B]) Run(*runtime.Worker) {
 	fr.b, fr.panic = catchThunk(fr.fb)
 	fr.job.Latch.Set()
 }

@@ -19,7 +19,7 @@ type futureTask[T any] struct {
 	val T
 }
 
-func (t *futureTask[T]) Run() { t.rec.Complete(t.compute()) }
+func (t *futureTask[T]) Run(*runtime.Worker) { t.rec.Complete(t.compute()) }
 
 // compute runs fn and stores its result, or returns its panic.
 func (t *futureTask[T]) compute() (pe *runtime.PanicError) {

@@ -184,7 +184,7 @@ func init() { analysisNoop.Init(noopRunner{}, nil) }
 
 type noopRunner struct{}
 
-func (noopRunner) Run() {}
+func (noopRunner) Run(*Worker) {}
 
 // Analysing reports whether w is the analysis worker, on which every call
 // made inside Analyze's function, on any registry, runs in place.

@@ -108,8 +108,7 @@ func (w *Worker) newPart(lo, hi, level int) *batchPart {
 // the batcher's owner may reuse the batcher: nothing here touches it
 // then). A scope batch's batcher is in the record itself, which is why
 // the record is freed last.
-func (p *batchPart) Run() {
-	w := CurrentWorker()
+func (p *batchPart) Run(w *Worker) {
 	pe := w.reg.Catch(func() { p.run(w) })
 	b := p.b
 	p.b = nil

@@ -17,7 +17,7 @@ type testTask struct {
 	fn func()
 }
 
-func (t *testTask) Run() { t.f.Complete(t.f.reg.Catch(t.fn)) }
+func (t *testTask) Run(*Worker) { t.f.Complete(t.f.reg.Catch(t.fn)) }
 
 // TestFutureWaitersRaceCompletion races every kind of waiter against the
 // completion: workers registering latches (from a Run of their own pool's

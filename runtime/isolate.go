@@ -156,10 +156,10 @@ func (w *Worker) runInContext(j *Job, tag uint64) {
 	w.enterContext(tag)
 	if j.lineage != nil {
 		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
-		j.run()
+		j.run(w)
 		w.leaveLineage()
 	} else {
-		j.run()
+		j.run(w)
 	}
 	w.leaveContext()
 }

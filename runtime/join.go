@@ -11,7 +11,7 @@ type closureFrame struct {
 }
 
 // Run is b's execution by a thief: the latch is the last thing it touches.
-func (f *closureFrame) Run() {
+func (f *closureFrame) Run(*Worker) {
 	f.panic = f.job.Latch.owner.reg.Catch(f.fn) // the thief's registry, its owner's
 	f.job.Latch.Set()
 }
@@ -35,7 +35,7 @@ func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
 	pe := w.reg.AsPanicError(v)
 	if step == ForkRunningA {
 		if w.TakeBack(j) {
-			j.run()
+			j.run(w)
 		}
 		j.Latch.Reset()
 	}

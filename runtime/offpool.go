@@ -40,13 +40,13 @@ type offPoolB struct {
 
 // Run runs b unless the caller took it back first (then the job, still in
 // the injector, is an empty shell).
-func (j *offPoolB) Run() {
+func (j *offPoolB) Run(w *Worker) {
 	if !j.state.CompareAndSwap(offQueued, offStarted) {
 		return
 	}
 	j.panic = j.reg.Catch(j.fn)
 	j.fn = nil
-	if w := CurrentWorker(); w != nil {
+	if w != nil {
 		w.readiedCaller = true // see Worker.handOffP
 	}
 	close(j.done)

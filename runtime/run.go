@@ -13,14 +13,12 @@ type runJob struct {
 	done  chan struct{} // nil when a worker waits on job.Latch
 }
 
-func (j *runJob) Run() {
+func (j *runJob) Run(w *Worker) {
 	j.panic = j.reg.Catch(j.fn)
 	if done := j.done; done != nil {
 		// The caller, an ordinary goroutine, is readied on this worker's
 		// P; see Worker.handOffP.
-		if w := CurrentWorker(); w != nil {
-			w.readiedCaller = true
-		}
+		w.readiedCaller = true
 		close(done)
 		return
 	}
@@ -74,10 +72,10 @@ type spawnJob struct {
 // inside other tasks' joins, and a panic escaping here would unwind those),
 // so a panicking handler crashes the program instead. The record goes back
 // to a free list first, as a scope task's does.
-func (j *spawnJob) Run() {
+func (j *spawnJob) Run(w *Worker) {
 	f, r := j.fn, j.reg
 	j.fn, j.reg = nil, nil
-	freeRecord(&CurrentWorker().spawnJobs, j, j.outside, &outsideSpawnJobs)
+	freeRecord(&w.spawnJobs, j, j.outside, &outsideSpawnJobs)
 	defer r.leave()
 	if pe := r.Catch(f); pe != nil {
 		if hp := r.Catch(func() { r.handlePanic(pe) }); hp != nil {

@@ -52,8 +52,7 @@ type scopeJob struct {
 // Run runs the task on the current worker. The record goes back to that
 // worker's free list first (nothing else refers to it once a worker has
 // claimed it), so the task's own spawns can reuse it at once.
-func (j *scopeJob) Run() {
-	w := CurrentWorker()
+func (j *scopeJob) Run(w *Worker) {
 	f, ef, s := j.fn, j.efn, j.scope
 	j.fn, j.efn, j.scope = nil, nil, nil
 	freeRecord(&w.scopeJobs, j, j.outside, &outsideScopeJobs)
@@ -161,7 +160,8 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 // currentWorker returns the worker running the caller if it belongs to r,
 // else nil.
 func (r *Registry) currentWorker() *Worker {
-	if w := CurrentWorker(); w != nil && w.reg == r {
+	// CurrentWorker's body, inlined: this is on every spawn's path.
+	if w := lookupWorker(currentG()); w != nil && w.reg == r {
 		return w
 	}
 	return nil

@@ -60,8 +60,7 @@ func newValueJob[T any](w *Worker) *valueJob[T] {
 // Run runs the task on the current worker. The record goes back to that
 // worker's free list first (nothing else refers to it once a worker has
 // claimed it), so the task's own spawns can reuse it at once.
-func (j *valueJob[T]) Run() {
-	w := CurrentWorker()
+func (j *valueJob[T]) Run(w *Worker) {
 	f, x, s := j.fn, j.x, j.scope
 	var zero T
 	j.fn, j.x, j.scope = nil, zero, nil // keep nothing of the task alive

@@ -522,10 +522,10 @@ func (w *Worker) executeAt(j *Job, level int) {
 		w.runInContext(j, t) // see isolate.go
 	case j.lineage != nil:
 		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
-		j.run()
+		j.run(w)
 		w.leaveLineage()
 	default:
-		j.run()
+		j.run(w)
 	}
 	w.curLevel = prev
 }
