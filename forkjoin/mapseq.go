@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
 )
 
 // MapSeq returns an iterator over f(x) for every item x of seq, in seq's
@@ -21,7 +22,17 @@ import (
 // results per worker. Batches start at one item, so a short sequence of
 // expensive items spreads over the workers, and double while a batch
 // computes in less than 50 µs, so that handing one over, which may wake a
-// sleeping worker, costs little next to computing it.
+// sleeping worker, costs little next to computing it (400 µs when the
+// consumer is no worker, since each hand-over then costs more).
+//
+// Where to range: the consumer pulls seq and takes the results serially,
+// so it is part of the pipeline. Inside a task (Pool.Run), the consumer is
+// a worker and computes batches itself while it waits. From a goroutine
+// that is no worker, it needs a P of its own between batches, which the
+// pool's workers hold while they compute, which slows the whole, the more
+// so the cheaper the items (docs/performance.md, "MapSeq with the consumer
+// outside the pool", has figures). So range inside p.Run when the items
+// are cheap.
 //
 // Breaking out of the consumer's loop (or a panic in it) stops the
 // pulling, skips the items not yet started and returns once the calls of f
@@ -79,6 +90,9 @@ func (m *mapper[T, U]) run(seq iter.Seq[T], yield func(U) bool) {
 	p := pool.Current()
 	m.ring = make([]*mapBatch[T, U], mapSeqQueued*p.Workers())
 	m.sizer = newSeqBatchSizer()
+	if runtime.WorkerOf(runtime.CurrentG()) == nil {
+		m.sizer.target = seqBatchTargetOutside
+	}
 	defer m.finish()
 	// inSeq is true while seq runs its own code, not the loop's body: a
 	// panic then is seq's, and leaves MapSeq as f's do, as a

@@ -7,7 +7,7 @@ import "sync/atomic"
 // storing one in a Job does not allocate. Run's argument is the worker
 // that runs the job: a task needs it (its free lists, its scope's
 // counts), and passing it saves every task a lookup of the current
-// worker, which cost a spawned task about a tenth of its time.
+// worker, a visible part of a spawned task's cost in profiles.
 type Runner interface{ Run(w *Worker) }
 
 // Job is the unit the deques and the injector carry: a Runner plus the

@@ -90,8 +90,9 @@ func CurrentWorker() *Worker { return lookupWorker(currentG()) }
 // CurrentG and WorkerOf are CurrentWorker in two calls, for fork paths
 // outside this package: WorkerOf(CurrentG()) is CurrentWorker(), but
 // WorkerOf inlines into its caller, which saves the call that
-// CurrentWorker is (it cannot inline: it makes two calls), about 7% of a
-// forkjoin.Call fork (docs/performance.md, "Fork cost").
+// CurrentWorker is (it cannot inline: it makes two calls), a measurable
+// part of a forkjoin.Call fork (docs/performance.md, "Fork cost against
+// Go's floor").
 func CurrentG() uintptr { return currentG() }
 
 // WorkerOf returns the worker whose goroutine identity is g (CurrentG),
