@@ -1,0 +1,59 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// BenchmarkTreeWalk is a walk of a 4-ary tree of 1.4 million pointer
+// nodes with a few tens of nanoseconds of work each: serial, a
+// forkjoin.Spawn per child (spawn; spawn-reversed spawns the children last
+// first, so that they run in the order they were built), and the same with
+// a hand cutoff (serial below depth 5), at 1 and 2 workers.
+func BenchmarkTreeWalk(b *testing.B) {
+	root, _ := WalkTree(10, 4)
+	want := TreeWalkSerial(root)
+	check := func(b *testing.B, got uint64) {
+		if got != want {
+			b.Errorf("sum %d, want %d", got, want)
+		}
+	}
+	fam := newFamily(b)
+	fam.serial("serial", func(b *testing.B) {
+		var got uint64
+		for b.Loop() {
+			got = TreeWalkSerial(root)
+		}
+		check(b, got)
+	})
+	for _, w := range benchWorkers {
+		fam.run("spawn", w, func(b *testing.B) {
+			onPool(b, w, func(p *pool.Pool) {
+				var got uint64
+				for b.Loop() {
+					got = TreeWalkSpawn(p, root)
+				}
+				check(b, got)
+			})
+		})
+		fam.run("spawn-reversed", w, func(b *testing.B) {
+			onPool(b, w, func(p *pool.Pool) {
+				var got uint64
+				for b.Loop() {
+					got = TreeWalkSpawnReversed(p, root)
+				}
+				check(b, got)
+			})
+		})
+		fam.run("cutoff", w, func(b *testing.B) {
+			onPool(b, w, func(p *pool.Pool) {
+				var got uint64
+				for b.Loop() {
+					got = TreeWalkCutoff(p, root, 5)
+				}
+				check(b, got)
+			})
+		})
+	}
+}
