@@ -14,13 +14,7 @@ import (
 func BenchmarkFib(b *testing.B) {
 	n, check := fibInput(b)
 	fam := newFamily(b)
-	fam.serial("serial", func(b *testing.B) {
-		var got int64
-		for b.Loop() {
-			got = FibSerial(n)
-		}
-		check(b, got)
-	})
+	fam.fibSerial(n, check)
 	fam.floorCopiesBench("closure-floor", func() func(b *testing.B) {
 		sink := new(closureSink) // each copy publishes to a sink of its own
 		return func(b *testing.B) {
@@ -95,4 +89,15 @@ func fibInput(b *testing.B) (n int, check func(*testing.B, int64)) {
 			b.Fatalf("fib(%d) = %d, want %d", n, got, want)
 		}
 	}
+}
+
+// fibSerial runs serial fib(n) as the family's baseline, impl=serial.
+func (f *family) fibSerial(n int, check func(*testing.B, int64)) {
+	f.serial("serial", func(b *testing.B) {
+		var got int64
+		for b.Loop() {
+			got = FibSerial(n)
+		}
+		check(b, got)
+	})
 }

@@ -18,13 +18,7 @@ import (
 func BenchmarkForkParts(b *testing.B) {
 	n, check := fibInput(b)
 	fam := newFamily(b)
-	fam.serial("serial", func(b *testing.B) {
-		var got int64
-		for b.Loop() {
-			got = FibSerial(n)
-		}
-		check(b, got)
-	})
+	fam.fibSerial(n, check)
 	fam.run("lazy-fork-floor", 1, func(b *testing.B) {
 		w := new(fibFloorWorker)
 		var got int64
@@ -99,44 +93,26 @@ func fibExplicit(w *runtime.Worker, n int) int64 {
 	return a + b
 }
 
-func fibExplicitUnwind(w *runtime.Worker, n int) (r int64) {
-	if n < 2 {
-		return int64(n)
-	}
-	fr := partSlot(w)
-	fr.f, fr.arg = fibExplicitUnwind, n-2
-	w.Offer()
-	step := runtime.ForkRunningA
-	defer func() {
-		if step != runtime.ForkDone {
-			pe := w.UnwindFork(&fr.job, step, recover())
-			fr.f = nil
-			w.Registry().Raise(pe)
-		}
-	}()
-	a := fibExplicitUnwind(w, n-1)
-	var b int64
-	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
-		step = runtime.ForkRunningB
-		b = fibExplicitUnwind(w, n-2)
-	} else {
-		b = fr.res
-		fr.job.Latch.Reset()
-	}
-	step = runtime.ForkDone
-	fr.f = nil
-	return a + b
-}
+func fibExplicitUnwind(w *runtime.Worker, n int) int64 { return fibUnwound(w, n, false) }
 
-func fibExplicitChecked(w *runtime.Worker, n int) (r int64) {
+func fibExplicitChecked(w *runtime.Worker, n int) int64 { return fibUnwound(w, n, true) }
+
+// fibUnwound is explicit-unwind, and with check explicit-checked: the
+// explicit fork with the deferred unwinding of a panicking first half,
+// after checking, with check, that w is the caller's worker.
+func fibUnwound(w *runtime.Worker, n int, check bool) int64 {
 	if n < 2 {
 		return int64(n)
 	}
-	if runtime.WorkerOf(runtime.CurrentG()) != w {
+	if check && runtime.WorkerOf(runtime.CurrentG()) != w {
 		panic("fibExplicitChecked: the worker passed in is not the caller's")
 	}
+	self := fibExplicitUnwind
+	if check {
+		self = fibExplicitChecked
+	}
 	fr := partSlot(w)
-	fr.f, fr.arg = fibExplicitChecked, n-2
+	fr.f, fr.arg = self, n-2
 	w.Offer()
 	step := runtime.ForkRunningA
 	defer func() {
@@ -146,11 +122,11 @@ func fibExplicitChecked(w *runtime.Worker, n int) (r int64) {
 			w.Registry().Raise(pe)
 		}
 	}()
-	a := fibExplicitChecked(w, n-1)
+	a := fibUnwound(w, n-1, check)
 	var b int64
 	if w.TryTakeBack(&fr.job) || w.TakeBack(&fr.job) {
 		step = runtime.ForkRunningB
-		b = fibExplicitChecked(w, n-2)
+		b = fibUnwound(w, n-2, check)
 	} else {
 		b = fr.res
 		fr.job.Latch.Reset()

@@ -27,33 +27,25 @@ func BenchmarkTreeWalk(b *testing.B) {
 		}
 		check(b, got)
 	})
+	walks := []struct {
+		name string
+		walk func(*pool.Pool, *WalkNode) uint64
+	}{
+		{"spawn", TreeWalkSpawn},
+		{"spawn-reversed", TreeWalkSpawnReversed},
+		{"cutoff", func(p *pool.Pool, root *WalkNode) uint64 { return TreeWalkCutoff(p, root, 5) }},
+	}
 	for _, w := range benchWorkers {
-		fam.run("spawn", w, func(b *testing.B) {
-			onPool(b, w, func(p *pool.Pool) {
-				var got uint64
-				for b.Loop() {
-					got = TreeWalkSpawn(p, root)
-				}
-				check(b, got)
+		for _, k := range walks {
+			fam.run(k.name, w, func(b *testing.B) {
+				onPool(b, w, func(p *pool.Pool) {
+					var got uint64
+					for b.Loop() {
+						got = k.walk(p, root)
+					}
+					check(b, got)
+				})
 			})
-		})
-		fam.run("spawn-reversed", w, func(b *testing.B) {
-			onPool(b, w, func(p *pool.Pool) {
-				var got uint64
-				for b.Loop() {
-					got = TreeWalkSpawnReversed(p, root)
-				}
-				check(b, got)
-			})
-		})
-		fam.run("cutoff", w, func(b *testing.B) {
-			onPool(b, w, func(p *pool.Pool) {
-				var got uint64
-				for b.Loop() {
-					got = TreeWalkCutoff(p, root, 5)
-				}
-				check(b, got)
-			})
-		})
+		}
 	}
 }
