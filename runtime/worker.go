@@ -223,12 +223,15 @@ func (w *Worker) Leave() {
 // own, offer, which is set whenever they may hold, and tests them only
 // then (offerSlow). offer is set by a thief after every steal attempt on
 // this worker (the deque may be empty now, or the thief is looking), by
-// this worker when it pops its own public deque, and at start; it is
-// cleared only by offerSlow when the deque holds a job and nobody looks.
-// So an empty deque or a looking worker always has it set, and a fork
-// that finds it clear may skip the test. The ordering that makes this
-// hold: offerSlow clears it before testing the deque again, and a thief
-// sets it after its steal (Go's atomics are sequentially consistent).
+// this worker when it pops its own public deque while it has private
+// forks, and at start; it is cleared only by offerSlow, when the deque
+// holds a job and no worker is inactive (looking or asleep: the sleep
+// counters count both). So while it is clear, every other worker is busy
+// and needs nothing, and a worker that turns idle tries every victim
+// before it sleeps, setting their flags, which makes their next forks
+// publish. The ordering that makes this hold: offerSlow clears it before
+// testing the deque again, and a thief sets it after its steal (Go's
+// atomics are sequentially consistent).
 //
 // A worker that blocks (on a channel, a mutex, I/O) inside a task cannot
 // publish: its private jobs stay invisible until it resumes or its wait
