@@ -46,7 +46,7 @@ func NewPerWorker[T any](p *Pool) *PerWorker[T] {
 // are no worker, workers of other pools), under a lock. f must not keep
 // the pointer.
 func (a *PerWorker[T]) Update(f func(v *T)) {
-	if w := runtime.CurrentWorker(); w != nil && w.Registry() == a.p.reg {
+	if w := runtime.WorkerOf(runtime.CurrentG()); w != nil && w.Registry() == a.p.reg { // inlined: per update
 		f(&a.slots[w.Index()].v)
 		return
 	}

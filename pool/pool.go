@@ -319,7 +319,7 @@ func (p *Pool) Stats() Stats {
 // a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an
 // accumulator per run of pieces instead.
 func WorkerIndex() int {
-	if w := runtime.CurrentWorker(); w != nil {
+	if w := runtime.WorkerOf(runtime.CurrentG()); w != nil { // inlined: per task
 		return w.Index()
 	}
 	return -1

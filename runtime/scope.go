@@ -60,7 +60,8 @@ func (j *scopeJob) Run(w *Worker) {
 		s.runGroupTask(w, ef)
 		return
 	}
-	s.finishOn(w, w.reg.Catch(func() { f(s) }))
+	defer s.finishTask(w)
+	f(s)
 }
 
 // newScopeJob returns a task record from w's free list, or for a caller

@@ -127,6 +127,18 @@ func (s *Scope) setDone() {
 	s.done.Set()
 }
 
+// finishTask is deferred by a task of s running on w: it recovers the
+// task's panic, if any, and finishes the task with it (finishOn). It is
+// Registry.Catch and finishOn in one deferred call, without the closure
+// and the call of f that Catch needs: on every spawned task's path.
+func (s *Scope) finishTask(w *Worker) {
+	var pe *PanicError
+	if v := recover(); v != nil {
+		pe = w.reg.AsPanicError(v)
+	}
+	s.finishOn(w, pe)
+}
+
 // finishOn records that a task of s (or its body) finished on worker w,
 // with its panic if it panicked.
 func (s *Scope) finishOn(w *Worker, pe *PanicError) {

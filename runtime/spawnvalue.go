@@ -67,7 +67,8 @@ func (j *valueJob[T]) Run(w *Worker) {
 	if len(w.valueJobs) < maxFreeRecords {
 		w.valueJobs = append(w.valueJobs, j)
 	}
-	s.finishOn(w, w.reg.Catch(func() { f(s, x) }))
+	defer s.finishTask(w)
+	f(s, x)
 }
 
 // taskScope is the scope of the task, for scopeOf.
