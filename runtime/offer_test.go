@@ -19,7 +19,7 @@ func TestAThiefsStealMakesTheVictimPublishItsNextJob(t *testing.T) {
 	r := newRegistry(t, Config{Workers: 2})
 	watchdog(t, func() {
 		var busyStarted, releaseBusy, b0Stolen, b1Stolen atomic.Bool
-		var trivial int
+		var trivial atomic.Int64 // the trivial forks' halves may run on two workers
 		r.Run("test", func() {
 			a := CurrentWorker()
 			r.Spawn("test", func() { // B takes it and spins
@@ -33,7 +33,7 @@ func TestAThiefsStealMakesTheVictimPublishItsNextJob(t *testing.T) {
 				join(func() {
 					releaseBusy.Store(true)
 					for !b1Stolen.Load() {
-						join(func() { trivial++ }, func() { trivial++ })
+						join(func() { trivial.Add(1) }, func() { trivial.Add(1) })
 					}
 				}, func() {
 					if CurrentWorker() != a {
