@@ -300,3 +300,31 @@ func TestARegionsWaitsDoNotRunTasksItDoesNotWaitFor(t *testing.T) {
 		})
 	}
 }
+
+// A region's wait reaches the region's queued jobs although a fork made
+// before the region is still private on the worker: a wait publishes the
+// worker's private forks, but not one of another context, which would land
+// on top of the region's jobs, where the region's own waits could not pop
+// them. One worker, so nobody else could run them: the future's wait hung
+// when the outer fork was published.
+func TestARegionsWaitReachesItsJobsUnderAnOuterPrivateFork(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1))
+	watchdog(t, func() {
+		var got int
+		p.Run(func() {
+			pool.Join(func() { // its second half is published: the deque was empty
+				pool.Join(func() { // kept private: a job is exposed, nobody looks
+					pool.Isolate(func() {
+						got = pool.Submit(p, func() int { return 1 }).Wait()
+						p.Scope(func(s *pool.Scope) {
+							for range 4 {
+								s.Spawn(func(*pool.Scope) { pool.Join(func() {}, func() {}) })
+							}
+						})
+					})
+				}, func() {})
+			}, func() {})
+		})
+		assert.Equal(t, 1, got)
+	})
+}

@@ -275,6 +275,9 @@ const finishCheckEvery = 8
 // first, until every task of s has finished (see the counting notes
 // above). Like WaitUntil, it never blocks the thread while work exists.
 func (w *Worker) waitScope(s *Scope) {
+	if w.privHead < w.depth {
+		w.publishAll() // see waitUntil
+	}
 	for jobs := uint(0); !s.done.Probe(); jobs++ {
 		// Loading shared between every two jobs would pull its line away
 		// from the workers that write it, once per task. The owner loads

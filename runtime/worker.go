@@ -303,9 +303,19 @@ func (w *Worker) publishOldest() bool {
 }
 
 // publishAll publishes every private job, oldest first: a worker about to
-// wait (waitUntil) makes them stealable, and its helping then takes them
-// back from its public deque, newest first, like any of its jobs.
+// wait (waitUntil, waitFuture) makes them stealable, and its helping then
+// takes them back from its public deque, newest first, like any of its
+// jobs. In an isolated context it publishes nothing while a fork made
+// before the context began is private: that job, of another tag, would
+// land on top of the context's queued jobs, where the context's waits
+// could no longer pop them (isolate.go, "Reachability"); a worker alone
+// would then wait forever. Publication takes the oldest first, so the
+// context's own private forks stay private too: they are enclosing forks
+// of the waiting code, which the wait does not need.
 func (w *Worker) publishAll() {
+	if w.iso != 0 && w.privHead < w.isoStack[len(w.isoStack)-1].mark {
+		return
+	}
 	for w.publishOldest() {
 	}
 }
