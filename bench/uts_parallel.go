@@ -81,7 +81,7 @@ func UTSSpawnArg(t *UTSTree) int64 {
 // closure that used &n would capture the parameter n by reference, and Go
 // would then move n to the heap on entry to every call, leaves included:
 // an allocation per node, which made this search markedly slower
-// (docs/performance.md, Irregular trees).
+// (docs/performance/irregular-trees.md).
 func UTSSpawnMany(t *UTSTree) int64 {
 	counts := newUTSCounts()
 	var visit func(s *pool.Scope, n UTSNode)

@@ -59,7 +59,8 @@ type seqFeeder[T any] struct {
 // It calls seq with its own yield function instead of ranging over it: a
 // range over a function keeps a state word of the loop on the heap and
 // stores to it at every item, which with a cheap body is a measurable part
-// of the pull (docs/performance.md in the repository, ForSeq).
+// of the pull (docs/performance/slices-and-iterators.md in the repository,
+// ForSeq).
 func (fs *seqFeeder[T]) pull(s *pool.Scope, seq iter.Seq[T]) {
 	defer stopOnPanic(&fs.stop)
 	st := &pullState[T]{sizer: newSeqBatchSizer()}

@@ -23,7 +23,8 @@ const (
 	// is no worker: each batch is then injected (a lock, maybe a wake-up)
 	// and the consumer woken by a channel, and between batches it waits
 	// for a P the workers hold: a longer batch amortises that
-	// (docs/performance.md, "MapSeq with the consumer outside the pool").
+	// (docs/performance/slices-and-iterators.md, "MapSeq with the
+	// consumer outside the pool").
 	seqBatchTargetOutside = 400 * time.Microsecond
 	// seqMaxBatch bounds a batch, and with it the memory a MapSeq or a
 	// ForSeq holds. MapSeq's doc states it.

@@ -141,7 +141,7 @@ func WithPinning(on bool) Option {
 // Unlocked workers are faster where tasks allocate and two workers share
 // the collector, and a Run from outside returns sooner on an awake pool;
 // on one worker the two are within a few percent either way.
-// docs/performance.md has the figures. WithPinning needs locked threads:
+// docs/performance/allocation.md has the figures. WithPinning needs locked threads:
 // New fails if both are asked.
 func WithLockedThreads(on bool) Option {
 	return func(c *config) error { c.Unlocked = !on; return nil }
@@ -331,8 +331,8 @@ func WorkerIndex() int {
 // variables it captures by reference are allocated on the heap at every
 // fork, and the garbage collector's work grows with the forks: on many
 // cores that, not the pool, limits how far a closure fork scales.
-// forkjoin's typed forks allocate nothing; docs/performance.md, "Many
-// cores and the garbage collector", has the figures and what to do.
+// forkjoin's typed forks allocate nothing; docs/performance/many-cores.md,
+// "Many cores and the garbage collector", has the figures and what to do.
 //
 // Prefer it to the method inside tasks: it calls a in place, so a (and
 // what a captures) stays on the caller's stack, and a fork costs only b's

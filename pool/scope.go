@@ -36,8 +36,8 @@ func (s *Scope) engine() *runtime.Scope { return &s.s }
 // A task per tree node written with Spawn allocates its closure per node,
 // and on many cores the garbage collector's share of that limits the
 // speedup; forkjoin.Spawn passes the node as an argument instead and
-// allocates nothing (docs/performance.md, "Many cores and the garbage
-// collector").
+// allocates nothing (docs/performance/many-cores.md, "Many cores and
+// the garbage collector").
 func (s *Scope) Spawn(f func(s *Scope)) {
 	if s == nil {
 		nilPointer("pool.Scope.Spawn", "*pool.Scope")

@@ -55,8 +55,8 @@ func (w *Worker) UnwindFork(j *Job, step int, v any) *PanicError {
 // single call to it, small enough to inline into the task, and the worker
 // lookup is inlined here (lookupWorker): the three nested calls it
 // replaces (pool.Join, CurrentWorker, then the join itself) were a
-// measurable part of a closure fork's cost (docs/performance.md, "Closure
-// forks at two workers", has the figures).
+// measurable part of a closure fork's cost (docs/performance/fork-cost.md,
+// "Closure forks at two workers", has the figures).
 //
 // The fast path calls a and b directly rather than through Catch: one
 // deferred function, whose normal exit costs a flag test, handles a

@@ -60,7 +60,7 @@ import (
 // free, which is when a spare could run at all; so it costs a pure
 // computation almost nothing. A round reads one clock per started worker
 // (a system call) and, once per stall, the stalled thread's /proc state
-// (a read of a file kept open); docs/performance.md, "Tasks that block",
+// (a read of a file kept open); docs/performance/tasks-that-block.md
 // has their costs.
 //
 // Detection needs a thread to watch: it runs only with locked workers, on

@@ -91,8 +91,8 @@ func CurrentWorker() *Worker { return lookupWorker(currentG()) }
 // outside this package: WorkerOf(CurrentG()) is CurrentWorker(), but
 // WorkerOf inlines into its caller, which saves the call that
 // CurrentWorker is (it cannot inline: it makes two calls), a measurable
-// part of a forkjoin.Call fork (docs/performance.md, "Fork cost against
-// Go's floor").
+// part of a forkjoin.Call fork (docs/performance/fork-cost.md, "Fork cost
+// against Go's floor").
 func CurrentG() uintptr { return currentG() }
 
 // WorkerOf returns the worker whose goroutine identity is g (CurrentG),
