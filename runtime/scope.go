@@ -60,8 +60,15 @@ func (j *scopeJob) Run(w *Worker) {
 		s.runGroupTask(w, ef)
 		return
 	}
-	defer s.finishTask(w)
+	finished := false
+	defer func() {
+		if !finished {
+			s.finishPanicked(w, recover())
+		}
+	}()
 	f(s)
+	finished = true
+	s.finishOn(w, nil)
 }
 
 // newScopeJob returns a task record from w's free list, or for a caller
@@ -104,6 +111,10 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	s.add(call, w, 1)
 	j := w.newScopeJob()
 	j.fn, j.scope = f, s
+	if level == 0 {
+		s.queueTask(w, &j.job)
+		return
+	}
 	s.queue(w, &j.job, level, 1)
 }
 
@@ -156,6 +167,22 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 	j.setLevel(level)
 	s.reg.prio.count(level, n)
 	s.reg.queueIn(w, j, s.tag, n)
+}
+
+// queueTask is queue for one task of level 0. Its common case, a task
+// spawned on a worker of the scope's registry in the scope's context, with
+// the default deque, is queue's path through queueIn, pushLevel and
+// pushPublic written out in one function: it is on every spawn's path.
+func (s *Scope) queueTask(w *Worker, j *Job) {
+	if w != nil && w.iso == s.tag && w.variant == nil {
+		j.setLevel(0)
+		j.setTag(s.tag)
+		wasEmpty := w.deque.Empty()
+		w.deque.Push(j)
+		w.sleep.NewInternalJobs(1, wasEmpty)
+		return
+	}
+	s.queue(w, j, 0, 1)
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,

@@ -127,13 +127,15 @@ func (s *Scope) setDone() {
 	s.done.Set()
 }
 
-// finishTask is deferred by a task of s running on w: it recovers the
-// task's panic, if any, and finishes the task with it (finishOn). It is
-// Registry.Catch and finishOn in one deferred call, without the closure
-// and the call of f that Catch needs: on every spawned task's path.
-func (s *Scope) finishTask(w *Worker) {
+// finishPanicked finishes a task of s that did not return on w: v is what
+// the task's deferred call recovered, nil if the task ended in
+// runtime.Goexit. A spawned task finishes with finishOn when it returns
+// and defers a call of this that does nothing then: recover, which the
+// deferred call of every task would otherwise make, is a call into Go's
+// runtime on every spawned task's path.
+func (s *Scope) finishPanicked(w *Worker, v any) {
 	var pe *PanicError
-	if v := recover(); v != nil {
+	if v != nil {
 		pe = w.reg.AsPanicError(v)
 	}
 	s.finishOn(w, pe)

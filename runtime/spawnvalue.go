@@ -32,7 +32,7 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 	s.add(call, w, 1)
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
-	s.queue(w, &j.job, 0, 1)
+	s.queueTask(w, &j.job)
 }
 
 // newValueJob returns a record from w's free list if its newest entry is
@@ -67,8 +67,15 @@ func (j *valueJob[T]) Run(w *Worker) {
 	if len(w.valueJobs) < maxFreeRecords {
 		w.valueJobs = append(w.valueJobs, j)
 	}
-	defer s.finishTask(w)
+	finished := false
+	defer func() {
+		if !finished {
+			s.finishPanicked(w, recover())
+		}
+	}()
 	f(s, x)
+	finished = true
+	s.finishOn(w, nil)
 }
 
 // taskScope is the scope of the task, for scopeOf.

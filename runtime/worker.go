@@ -623,6 +623,9 @@ func (w *Worker) takeLocal() *Job {
 		return nil
 	}
 	if j := w.publicPop(); j != nil {
+		if j.level() == 0 {
+			return j // what choose returns, nothing above level 0 being queued
+		}
 		return w.choose(j, false, 0)
 	}
 	return nil
@@ -692,9 +695,12 @@ func (w *Worker) noteHelpDepth() {
 // another thread; on a locked thread it costs this worker a thread
 // hand-off, which it can afford as it has no work.
 func (w *Worker) handOffP() {
-	if !w.readiedCaller {
-		return
+	if w.readiedCaller { // after every job a wait runs: the check inlines
+		w.handOffPNow()
 	}
+}
+
+func (w *Worker) handOffPNow() {
 	w.readiedCaller = false
 	if w.privHead == w.depth && w.publicLen() == 0 {
 		goruntime.Gosched()

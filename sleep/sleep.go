@@ -314,7 +314,15 @@ func (s *Sleep) ParkOnLatch(worker int, latch *Latch, timeout time.Duration) {
 //
 // While no worker is sleepy or asleep this costs one atomic load; with a
 // sleeper, one more atomic add (see newJobs).
-func (s *Sleep) NewInternalJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueWasEmpty) }
+func (s *Sleep) NewInternalJobs(n int, queueWasEmpty bool) {
+	// newJobs's first step, inlined into every push of a spawned task:
+	// with nobody sleepy (markActive changes nothing) and nobody asleep,
+	// there is nothing to do.
+	if s.counters.load()&(jecOne|threadMask) == 0 { // not sleepy, nobody asleep
+		return
+	}
+	s.newJobs(n, queueWasEmpty)
+}
 
 // NewInjectedJobs announces n jobs pushed on the pool's injector by a
 // goroutine that is not one of its workers. The caller must publish the
