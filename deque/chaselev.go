@@ -233,6 +233,87 @@ func (d *ChaseLev[T]) grow(old *ring[T], t, b int64) *ring[T] {
 	return r
 }
 
+// ReverseNewest reverses the order of the k newest items, so that Pop
+// returns the oldest of them first, and reports whether it did. Only the
+// owner may call it. It leaves the deque as it is (false) when a thief may
+// be taking one of them, or when they are all the deque holds and more
+// than maxReverseAll; no item is ever lost or doubled.
+//
+// With an older item between them and the thieves' end, the owner first
+// reserves the k items as a Pop reserves one, by moving
+// bottom below them (a seq-cst store), then loads top. If top is still
+// below them, no thief can take one: a thief wins index i only by a CAS
+// of top from i, after loading bottom; top is below the k, and a thief
+// whose CAS raises it to the first of them loaded bottom after ours (our
+// store, then our load of a smaller top, then its CAS, in the one seq-cst
+// order), so it saw the lowered bottom and the deque empty there. The
+// owner then swaps the slots and publishes them again as Push does. If
+// top has reached them, it restores bottom and gives up: the items are
+// where they were.
+//
+// A runtime whose tasks spawn their children in order uses it to run them
+// in that order (LIFO would run the last child first): for data laid out
+// in the order it is built, such as a tree built first child first, the
+// walk then goes forward through memory.
+func (d *ChaseLev[T]) ReverseNewest(k int64) bool {
+	b := d.bottom.Load()
+	t := d.top.Load()
+	switch {
+	case k < 2 || b-t < k:
+		return false
+	case b-t == k:
+		return d.reverseAll(t, b)
+	}
+	first := b - k
+	d.bottom.Store(first)
+	if d.top.Load() >= first {
+		d.bottom.Store(b) // a thief may be taking the first of them
+		return false
+	}
+	r := d.ring.Load()
+	for i, j := first, b-1; i < j; i, j = i+1, j-1 {
+		si, sj := r.slot(i), r.slot(j)
+		vi, vj := si.Load(), sj.Load()
+		storeSlot(si, vj)
+		storeSlot(sj, vi)
+	}
+	storeBottom(&d.bottom, b, d.release)
+	return true
+}
+
+// maxReverseAll is how many items reverseAll reorders at most: it holds
+// them in an array on the stack.
+const maxReverseAll = 8
+
+// reverseAll is ReverseNewest when the k items are all the deque holds,
+// [t, b): nothing older stands between them and the thieves. The owner
+// takes them all the way a thief takes one, with a CAS of top from t, to
+// b; a thief that loaded t fails its CAS, and one that loads b finds the
+// deque empty. It then pushes them back in reverse order, as Push does,
+// at [b, b+k). It gives up (false) if the CAS fails, a thief having taken
+// the oldest, or if there are more than maxReverseAll.
+func (d *ChaseLev[T]) reverseAll(t, b int64) bool {
+	k := b - t
+	if k > maxReverseAll {
+		return false
+	}
+	r := d.ring.Load()
+	var held [maxReverseAll]*T
+	for i := range k {
+		held[i] = r.slot(t + i).Load()
+	}
+	if !d.top.CompareAndSwap(t, b) {
+		return false
+	}
+	// The new indices may share ring slots with the old ones (the ring
+	// holds at least k, not 2k): the items are in held.
+	for i := range k {
+		storeSlot(r.slot(b+i), held[k-1-i])
+	}
+	storeBottom(&d.bottom, b+k, d.release)
+	return true
+}
+
 // Pop removes and returns the newest item, or nil if the deque is empty.
 // Only the owner may call it.
 func (d *ChaseLev[T]) Pop() *T {

@@ -16,7 +16,9 @@
 // the top end: in fork-join code that is the biggest piece of work left.
 // Steal reports [Success], [Empty], or [Retry] when it lost a race for the
 // item; Retry does not mean the deque is empty. [ChaseLev.Len] is a
-// snapshot. Items are pointers and nil is reserved for "nothing", so Push
+// snapshot. The owner may also reorder its newest items
+// ([ChaseLev.ReverseNewest]) while no thief can be taking them. Items are
+// pointers and nil is reserved for "nothing", so Push
 // panics on nil. Nothing blocks and nothing allocates except growth: Push
 // on a full deque doubles the ring.
 //
