@@ -58,15 +58,18 @@ func TreeWalkSerial(n *WalkNode) uint64 {
 }
 
 // TreeWalkSpawn is the walk with a forkjoin.Spawn per child, in the
-// children's order, on p, summing into a pool.PerWorker. A worker runs
-// its own spawned tasks newest first, so it visits the last child first:
-// backwards through memory, where the tree was built first child first.
+// children's order, on p, summing into a pool.PerWorker. A worker runs a
+// task's spawned children in the order they were spawned (the runtime's
+// sibling order), so it visits the tree as it was built, first child
+// first: forward through memory.
 func TreeWalkSpawn(p *pool.Pool, root *WalkNode) uint64 {
 	return treeWalkSpawn(p, root, false)
 }
 
 // TreeWalkSpawnReversed is TreeWalkSpawn spawning the children last
-// first, so that the worker visits them in the order they were built.
+// first, so that the worker visits the last child first: backwards
+// through memory, which is how TreeWalkSpawn ran before the runtime ran
+// siblings in spawn order.
 func TreeWalkSpawnReversed(p *pool.Pool, root *WalkNode) uint64 {
 	return treeWalkSpawn(p, root, true)
 }

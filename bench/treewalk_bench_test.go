@@ -8,9 +8,10 @@ import (
 
 // BenchmarkTreeWalk is a walk of a 4-ary tree of 1.4 million pointer
 // nodes with a few tens of nanoseconds of work each: serial, a
-// forkjoin.Spawn per child (spawn; spawn-reversed spawns the children last
-// first, so that they run in the order they were built), and the same with
-// a hand cutoff (serial below depth 5), at 1 and 2 workers.
+// forkjoin.Spawn per child (spawn, which the runtime runs in the children's
+// order, forward through memory; spawn-reversed spawns the children last
+// first, so that they run backwards), and the same with a hand cutoff
+// (serial below depth 5), at 1 and 2 workers.
 func BenchmarkTreeWalk(b *testing.B) {
 	root, _ := WalkTree(10, 4)
 	want := TreeWalkSerial(root)

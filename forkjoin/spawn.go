@@ -14,6 +14,11 @@ import (
 // per task in flight, up to 256 per worker). A tree walk that spawns a
 // task per child node passes the node as x.
 //
+// A worker runs the tasks that one task spawned in the order they were
+// spawned, as the serial loop would, unless other workers took some: a walk
+// of a tree built first child first goes forward through memory. (Order is
+// not guaranteed; tasks are independent.)
+//
 // The rules are Scope.Spawn's: call it while the scope runs (from its
 // body, a task spawned on it, or a goroutine they wait for); a call after
 // the scope finished panics. A panic in f is the scope's, re-raised by

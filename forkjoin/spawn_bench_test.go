@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/spindle-go/spindle/deque"
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 )
@@ -34,9 +35,10 @@ func spawnWork(x uint64) uint64 {
 
 // BenchmarkSpawnValue is a forkjoin.Spawn per node of a tree whose nodes
 // do a few nanoseconds of work, against the same tree run serially from a
-// stack of (function, argument) records that nothing else reads: what a
-// spawned task costs beyond that floor is the runtime's. It reports the
-// cost per node (ns/task) at 1 and 2 workers.
+// stack of (function, argument) records that nothing else reads (floor)
+// and from a Chase-Lev deque of recycled records (public-floor): what a
+// spawned task costs beyond them is the runtime's. It reports the cost per
+// node (ns/task) at 1 and 2 workers.
 func BenchmarkSpawnValue(b *testing.B) {
 	nodes := 0
 	for d, n := 0, 1; d <= spawnDepth; d, n = d+1, n*spawnFanout {
@@ -68,6 +70,41 @@ func BenchmarkSpawnValue(b *testing.B) {
 				r := floorStack[len(floorStack)-1]
 				floorStack = floorStack[:len(floorStack)-1]
 				r.fn(r.x)
+			}
+		}
+		perTask(b)
+	})
+	// The floor of a task that other threads can take: the same records
+	// recycled through a free list, pushed on and popped from a Chase-Lev
+	// deque (the public deque's kind), on one thread. What it adds to the
+	// floor above is the price of publishing every task.
+	var dequeFree []*record
+	deq := deque.NewChaseLev[record](64)
+	var dequeSink uint64
+	var dequeVisit func(n benchNode)
+	dequeVisit = func(n benchNode) {
+		dequeSink += spawnWork(n.x)
+		if n.depth == spawnDepth {
+			return
+		}
+		for i := range spawnFanout {
+			var r *record
+			if k := len(dequeFree); k > 0 {
+				r, dequeFree = dequeFree[k-1], dequeFree[:k-1]
+			} else {
+				r = new(record)
+			}
+			r.fn, r.x = dequeVisit, benchNode{n.x*spawnFanout + uint64(i), n.depth + 1}
+			deq.Push(r)
+		}
+	}
+	b.Run("public-floor", func(b *testing.B) {
+		for b.Loop() {
+			dequeVisit(benchNode{1, 0})
+			for r := deq.Pop(); r != nil; r = deq.Pop() {
+				fn, x := r.fn, r.x
+				dequeFree = append(dequeFree, r)
+				fn(x)
 			}
 		}
 		perTask(b)

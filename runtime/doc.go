@@ -18,7 +18,9 @@
 // the process's affinity set.
 //
 // A worker looks for work in this order: its own deque, newest first (the
-// work it just forked, hot in its cache); a random victim's deque, oldest
+// work it just forked, hot in its cache; the tasks one task spawned in a
+// row with SpawnValue, though, in the order it spawned them: siblings.go); a random
+// victim's deque, oldest
 // first (the largest pieces of work, so steals are rare), scanning every
 // other worker from a random start and scanning again if any steal lost a
 // race; then the injector, the FIFO of jobs submitted from outside. Out of

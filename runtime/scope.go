@@ -66,8 +66,10 @@ func (j *scopeJob) Run(w *Worker) {
 			s.finishPanicked(w, recover())
 		}
 	}()
+	w.siblings = 0
 	f(s)
 	finished = true
+	w.orderSiblings()
 	s.finishOn(w, nil)
 }
 
@@ -172,17 +174,20 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 // queueTask is queue for one task of level 0. Its common case, a task
 // spawned on a worker of the scope's registry in the scope's context, with
 // the default deque, is queue's path through queueIn, pushLevel and
-// pushPublic written out in one function: it is on every spawn's path.
-func (s *Scope) queueTask(w *Worker, j *Job) {
+// pushPublic written out in one function: it is on every spawn's path. It
+// reports whether it took that path (the task is the newest on w's public
+// deque).
+func (s *Scope) queueTask(w *Worker, j *Job) bool {
 	if w != nil && w.iso == s.tag && w.variant == nil {
 		j.setLevel(0)
 		j.setTag(s.tag)
 		wasEmpty := w.deque.Empty()
 		w.deque.Push(j)
 		w.sleep.NewInternalJobs(1, wasEmpty)
-		return
+		return true
 	}
 	s.queue(w, j, 0, 1)
+	return false
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,
@@ -210,7 +215,10 @@ func (w *Worker) scope(body func(*Scope)) {
 	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w, tag: w.iso}}
 	s.done.owner = w
 	s.count.local = 1 // the body
-	s.finishOn(w, w.reg.Catch(func() { body(s) }))
+	w.siblings = 0
+	pe := w.reg.Catch(func() { body(s) })
+	w.orderSiblings()
+	s.finishOn(w, pe)
 	w.waitScope(s)
 	if pe := s.panic.Load(); pe != nil {
 		w.reg.Raise(pe)

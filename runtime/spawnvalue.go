@@ -32,7 +32,9 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 	s.add(call, w, 1)
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
-	s.queueTask(w, &j.job)
+	if s.queueTask(w, &j.job) {
+		w.siblings++ // see siblings.go
+	}
 }
 
 // newValueJob returns a record from w's free list if its newest entry is
@@ -73,8 +75,10 @@ func (j *valueJob[T]) Run(w *Worker) {
 			s.finishPanicked(w, recover())
 		}
 	}()
+	w.siblings = 0
 	f(s, x)
 	finished = true
+	w.orderSiblings()
 	s.finishOn(w, nil)
 }
 

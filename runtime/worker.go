@@ -75,6 +75,11 @@ type Worker struct {
 	taskStart atomic.Int64
 	idleTimer *time.Timer // a spare's wait for work (spares.go)
 
+	// siblings counts the tasks this worker has pushed on its public
+	// deque in a row (SpawnValue) since its last other push or pop
+	// of that deque; see siblings.go.
+	siblings int64
+
 	// readiedCaller is set when the job just run readied a goroutine
 	// waiting outside the pool (see handOffP).
 	readiedCaller bool
@@ -364,6 +369,7 @@ func (w *Worker) publicPush(j *Job) bool {
 	if w.variant != nil {
 		return w.variant.TryPush(j)
 	}
+	w.siblings = 0
 	w.deque.Push(j)
 	return true
 }
@@ -372,6 +378,7 @@ func (w *Worker) publicPop() *Job {
 	if w.variant != nil {
 		return w.variant.Pop()
 	}
+	w.siblings = 0
 	j := w.deque.Pop()
 	if j != nil && w.privHead < w.depth {
 		w.requestOffer() // the exposed job may be gone (see Offer)
