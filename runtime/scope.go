@@ -114,7 +114,9 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	j := w.newScopeJob()
 	j.fn, j.scope = f, s
 	if level == 0 {
-		s.queueTask(w, &j.job)
+		if s.queueTask(w, &j.job) {
+			w.siblings = 0 // a closure ends a run of SpawnValue's tasks (siblings.go)
+		}
 		return
 	}
 	s.queue(w, &j.job, level, 1)

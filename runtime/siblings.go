@@ -19,7 +19,8 @@ package runtime
 // thieves, which take the oldest jobs, take the last ones. Worker.siblings
 // counts the run: SpawnValue adds one per task it pushes on the deque;
 // any other push or pop of the public deque ends the run (publicPush,
-// publicPop), and a task starts a run of its own. A task that panics
+// publicPop, a closure's push in Scope.spawn), and a task starts a run of
+// its own. A task that panics
 // leaves its run as it is. The reversal is the deque's: it gives up,
 // leaving the order as it was, when a thief may be taking one of the
 // tasks, so it never loses or doubles one. Order is not a promise

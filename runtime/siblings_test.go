@@ -49,5 +49,18 @@ func TestAWorkerRunsATasksSpawnedSiblingsInSpawnOrder(t *testing.T) {
 			}
 		})
 		assert.Equal(t, []int{3, 2, 1, 0}, closures)
+
+		// A closure between them ends a run: the value tasks after it
+		// are reversed, and nothing before it moves.
+		var mixed []string
+		note := func(_ *Scope, name string) { mixed = append(mixed, name) }
+		r.Scope("test scope", func(s *Scope) {
+			SpawnValue("test spawn", s, note, "a")
+			SpawnValue("test spawn", s, note, "b")
+			s.Spawn(func(*Scope) { mixed = append(mixed, "closure") })
+			SpawnValue("test spawn", s, note, "c")
+			SpawnValue("test spawn", s, note, "d")
+		})
+		assert.Equal(t, []string{"c", "d", "closure", "b", "a"}, mixed)
 	})
 }
