@@ -23,8 +23,12 @@ package runtime
 // its own. A task that panics
 // leaves its run as it is. The reversal is the deque's: it gives up,
 // leaving the order as it was, when a thief may be taking one of the
-// tasks, so it never loses or doubles one. Order is not a promise
-// (tasks are independent), only a better default.
+// tasks, so it never loses or doubles one. It announces nothing to the
+// sleep protocol: the tasks were announced when they were pushed, and a
+// thief that looked in the few nanoseconds they were off the deque and
+// went to sleep leaves them to this worker, which is awake and runs them
+// next. Order is not a promise (tasks are independent), only a better
+// default.
 //
 // A reversal costs a full barrier and a store per task moved, each with
 // the garbage collector's write barrier while it marks. Scope.Spawn's
