@@ -233,11 +233,12 @@ func (d *ChaseLev[T]) grow(old *ring[T], t, b int64) *ring[T] {
 	return r
 }
 
-// ReverseNewest reverses the order of the k newest items, so that Pop
-// returns the oldest of them first, and reports whether it did. Only the
-// owner may call it. It leaves the deque as it is (false) when a thief may
-// be taking one of them, or when they are all the deque holds and more
-// than maxReverseAll; no item is ever lost or doubled.
+// ReverseNewest reverses the order of the k newest items (of all of them,
+// if the deque holds k or fewer), so that Pop returns the oldest of them
+// first, and reports whether it did. Only the owner may call it. It leaves
+// the deque as it is (false) when a thief may be taking one of them, or
+// when they are all the deque holds and more than maxReverseAll; no item
+// is ever lost or doubled.
 //
 // With an older item between them and the thieves' end, the owner first
 // reserves the k items as a Pop reserves one, by moving
@@ -258,11 +259,18 @@ func (d *ChaseLev[T]) grow(old *ring[T], t, b int64) *ring[T] {
 func (d *ChaseLev[T]) ReverseNewest(k int64) bool {
 	b := d.bottom.Load()
 	t := d.top.Load()
-	switch {
-	case k < 2 || b-t < k:
-		return false
-	case b-t == k:
+	if b-t <= k {
+		// Fewer or exactly k: all of them. A runtime reversing the
+		// tasks it just pushed finds fewer when thieves took the oldest;
+		// it reverses the rest.
+		k = b - t
+		if k < 2 {
+			return false
+		}
 		return d.reverseAll(t, b)
+	}
+	if k < 2 {
+		return false
 	}
 	first := b - k
 	d.bottom.Store(first)

@@ -23,7 +23,8 @@ func TestReverseNewestReversesTheNewestItems(t *testing.T) {
 		{"all of them", 4, 4, true, []int{1, 2, 3, 4}},
 		{"all of nine", 9, 9, false, []int{9, 8, 7, 6, 5, 4, 3, 2, 1}},
 		{"all of eight", 8, 8, true, []int{1, 2, 3, 4, 5, 6, 7, 8}},
-		{"more than held", 3, 5, false, []int{3, 2, 1}},
+		{"more than held", 3, 5, true, []int{1, 2, 3}},
+		{"one held", 1, 4, false, []int{1}},
 		{"one", 3, 1, false, []int{3, 2, 1}},
 		{"none", 3, 0, false, []int{3, 2, 1}},
 	}
@@ -102,10 +103,11 @@ func TestReverseNewestRacingThievesLosesAndDoublesNothing(t *testing.T) {
 					v.taken.Add(1)
 					ids = append(ids, v.id)
 				}
-				// Whatever thieves took, the owner pops the rest of the
-				// run oldest first.
+				// Whatever thieves took (the oldest before the
+				// reversal, the newest after it), the owner pops the
+				// rest of the run oldest first: consecutive ids.
 				for i, id := range ids {
-					if id != first+i {
+					if id != ids[0]+i || id < first || id >= first+run {
 						outOfOrder++
 						break
 					}
