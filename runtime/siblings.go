@@ -20,10 +20,11 @@ package runtime
 // counts the run: SpawnValue adds one per task it pushes on the deque;
 // any other push or pop of the public deque ends the run (publicPush,
 // publicPop, a closure's push in Scope.spawn), and a task starts a run of
-// its own. A task that panics
-// leaves its run as it is. The reversal is the deque's: it gives up,
-// leaving the order as it was, when a thief may be taking one of the
-// tasks, so it never loses or doubles one. It announces nothing to the
+// its own. A task that panics leaves its run as it is. If thieves took the
+// oldest of the run meanwhile, the rest is reversed (the deque holds
+// nothing else then). The reversal is the deque's: it gives up, leaving
+// the order as it was, when a thief may be taking one of the tasks, so it
+// never loses or doubles one. It announces nothing to the
 // sleep protocol: the tasks were announced when they were pushed, and a
 // thief that looked in the few nanoseconds they were off the deque and
 // went to sleep leaves them to this worker, which is awake and runs them
