@@ -2,6 +2,8 @@ package forkjoin_test
 
 import (
 	"fmt"
+	"iter"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -23,7 +25,9 @@ func spin(x uint64, rounds int) uint64 {
 // (cost=cheap) or 1 µs (cost=1us): the serial range loop, then MapSeq on
 // 1 and 2 workers with the consumer on a worker (consumer=worker, inside
 // Pool.Run), and on pool.Default() with the consumer on the benchmark's
-// goroutine (consumer=outside).
+// goroutine (consumer=outside); and the ordered pipeline one writes with
+// goroutines (impl=goroutines: batches mapped by up to GOMAXPROCS
+// goroutines, consumed in order on the benchmark's goroutine).
 // ns/item is per item of the input.
 //
 //	go test -run '^$' -bench MapSeq -count 6 ./forkjoin
@@ -70,6 +74,70 @@ func BenchmarkMapSeq(b *testing.B) {
 			}
 			report(b)
 		})
+		procs := runtime.GOMAXPROCS(0)
+		b.Run(fmt.Sprintf("cost=%s/impl=goroutines/consumer=outside/workers=%d", c.name, procs), func(b *testing.B) {
+			// About 30 µs of work per batch, as MapSeq's batches are
+			// when its consumer runs on a worker.
+			batch := max(1, 30000/(c.rounds*13/10))
+			var want, got []uint64
+			for x := range slices.Values(s) {
+				want = append(want, f(x))
+			}
+			goroutineMapSeq(slices.Values(s), f, batch, procs, func(y uint64) { got = append(got, y) })
+			if !slices.Equal(got, want) {
+				b.Fatal("the goroutine pipeline's output differs from the serial loop's")
+			}
+			for b.Loop() {
+				goroutineMapSeq(slices.Values(s), f, batch, procs, func(y uint64) { sink += y })
+			}
+			report(b)
+		})
 		_ = sink
+	}
+}
+
+// goroutineMapSeq calls yield(f(x)) for the items of s in order, mapping
+// them in batches of batch items on up to procs goroutines at once, with
+// at most 2*procs batches in flight: the hand-written ordered pipeline
+// that MapSeq replaces.
+func goroutineMapSeq(s iter.Seq[uint64], f func(uint64) uint64, batch, procs int, yield func(uint64)) {
+	type result struct {
+		out  []uint64
+		done chan struct{}
+	}
+	pending := make(chan *result, 2*procs)
+	running := make(chan struct{}, procs)
+	go func() {
+		defer close(pending)
+		in := make([]uint64, 0, batch)
+		flush := func() {
+			items := in
+			in = make([]uint64, 0, batch)
+			r := &result{done: make(chan struct{})}
+			pending <- r // in input order; blocks while 2*procs are in flight
+			running <- struct{}{}
+			go func() {
+				r.out = make([]uint64, len(items))
+				for i, x := range items {
+					r.out[i] = f(x)
+				}
+				<-running
+				close(r.done)
+			}()
+		}
+		for x := range s {
+			if in = append(in, x); len(in) == batch {
+				flush()
+			}
+		}
+		if len(in) > 0 {
+			flush()
+		}
+	}()
+	for r := range pending {
+		<-r.done
+		for _, y := range r.out {
+			yield(y)
+		}
 	}
 }
