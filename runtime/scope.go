@@ -109,7 +109,7 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	w := s.reg.currentWorker()
+	w := s.worker()
 	s.add(call, w, 1)
 	j := w.newScopeJob()
 	j.fn, j.scope = f, s
@@ -190,6 +190,23 @@ func (s *Scope) queueTask(w *Worker, j *Job) bool {
 	}
 	s.queue(w, j, 0, 1)
 	return false
+}
+
+// worker returns the worker running the caller if it belongs to s's
+// registry, else nil: Registry.currentWorker, trying the scope's owner
+// first, which a task per tree node's spawns usually run on (one load and
+// a compare instead of the table's hash and load). A finished scope's
+// owner may have exited and its goroutine's identity been reused; then
+// the caller spawns on a finished scope, which add refuses either way.
+func (s *Scope) worker() *Worker {
+	g := currentG()
+	if o := s.owner; o.g == g {
+		return o
+	}
+	if w := lookupWorker(g); w != nil && w.reg == s.reg {
+		return w
+	}
+	return nil
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,

@@ -28,7 +28,7 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	w := s.reg.currentWorker()
+	w := s.worker()
 	s.add(call, w, 1)
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
