@@ -30,9 +30,10 @@ import (
 // a worker and computes batches itself while it waits. From a goroutine
 // that is no worker, it needs a P of its own between batches, which the
 // pool's workers hold while they compute, which slows the whole, the more
-// so the cheaper the items (docs/performance/slices-and-iterators.md,
-// "MapSeq with the consumer outside the pool", has figures). So range inside p.Run when the items
-// are cheap.
+// so the cheaper the items; an ordered pipeline written with goroutines
+// pays the same for its consumer (docs/performance/slices-and-iterators.md,
+// "MapSeq with the consumer outside the pool", has figures of both). So
+// range inside p.Run when the items are cheap.
 //
 // Breaking out of the consumer's loop (or a panic in it) stops the
 // pulling, skips the items not yet started and returns once the calls of f
