@@ -72,9 +72,10 @@ func (s *soak) sumOn(r *rand.Rand, p *pool.Pool, f fam, n int, around func(body 
 	return nil
 }
 
-// scope runs a random tree of tasks spawned on one scope: node id's
-// children are 5*id+1 .. 5*id+k, k from a hash, so the tree is known in
-// advance and every node must run exactly once, panics or not.
+// scope runs a random tree of tasks spawned on one scope (closures and
+// forkjoin.Spawn's typed tasks mixed): node id's children are 5*id+1 ..
+// 5*id+k, k from a hash, so the tree is known in advance and every node
+// must run exactly once, panics or not.
 func (s *soak) scope(r *rand.Rand, p *pool.Pool) {
 	const fan, depth = 5, 5
 	treeSeed := r.Uint64()
@@ -101,12 +102,24 @@ func (s *soak) scope(r *rand.Rand, p *pool.Pool) {
 	mark(0, 0)
 	inj := s.newInjector(r, famScope, nodes)
 	ran := make([]atomic.Int32, size)
+	// A child is spawned as a closure (Scope.Spawn) or with its id as the
+	// argument (forkjoin.Spawn), as a hash says, so that runs of typed
+	// siblings, which a worker reorders, meet closures between them.
+	type at struct {
+		id uint64
+		d  int
+	}
 	var node func(sc *pool.Scope, id uint64, d int)
+	typed := func(sc *pool.Scope, a at) { node(sc, a.id, a.d) }
 	node = func(sc *pool.Scope, id uint64, d int) {
 		ran[id].Add(1)
 		for k := range children(id, d) {
 			child := fan*id + uint64(k) + 1
-			sc.Spawn(func(sc *pool.Scope) { node(sc, child, d+1) })
+			if splitmix(treeSeed^child)>>32%3 == 0 {
+				sc.Spawn(func(sc *pool.Scope) { node(sc, child, d+1) })
+			} else {
+				forkjoin.Spawn(sc, typed, at{child, d + 1})
+			}
 		}
 		inj.maybe(id) // after spawning: the children run anyway
 	}
