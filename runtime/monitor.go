@@ -59,9 +59,8 @@ import (
 // every P runs a worker it waits for one, and looks only when a P is
 // free, which is when a spare could run at all; so it costs a pure
 // computation almost nothing. A round reads one clock per started worker
-// (a system call) and, once per stall, the stalled thread's /proc state
-// (a read of a file kept open); docs/performance/tasks-that-block.md
-// has their costs.
+// (a system call) and, once per stall, the stalled
+// thread's /proc state (a read of a file kept open).
 //
 // Detection needs a thread to watch: it runs only with locked workers, on
 // Linux (threadProbe); elsewhere, or with unlocked workers, spares never
