@@ -111,11 +111,7 @@ func BenchmarkSpawnValue(b *testing.B) {
 	})
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("spawn/workers=%d", workers), func(b *testing.B) {
-			p, err := pool.New(pool.WithWorkers(workers))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer p.Close()
+			p := newPool(b, workers)
 			sums := pool.NewPerWorker[uint64](p)
 			var visit func(s *pool.Scope, n benchNode)
 			visit = func(s *pool.Scope, n benchNode) {

@@ -203,17 +203,17 @@ func (s *Scope) worker() *Worker {
 	if o := s.owner; o.g == g {
 		return o
 	}
-	if w := lookupWorker(g); w != nil && w.reg == s.reg {
-		return w
-	}
-	return nil
+	return s.reg.workerOf(g)
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,
 // else nil.
-func (r *Registry) currentWorker() *Worker {
-	// CurrentWorker's body, inlined: this is on every spawn's path.
-	if w := lookupWorker(currentG()); w != nil && w.reg == r {
+func (r *Registry) currentWorker() *Worker { return r.workerOf(currentG()) }
+
+// workerOf returns the worker that goroutine g runs if it belongs to r,
+// else nil.
+func (r *Registry) workerOf(g uintptr) *Worker {
+	if w := lookupWorker(g); w != nil && w.reg == r {
 		return w
 	}
 	return nil

@@ -8,9 +8,9 @@ package runtime
 // out in the order they were spawned (a tree built first child first, a
 // slice cut front to back), that walks backwards through memory, and
 // hardware prefetchers follow forward streams: a task per node of a
-// pointer tree ran a fifth to a third slower than the same walk spawning
-// the children last first (docs/performance/fork-cost.md, "A task per
-// tree node against a hand cutoff").
+// pointer tree ran slower than the same walk spawning the children last
+// first (docs/performance/fork-cost.md, "A task per tree node against a
+// hand cutoff", has the figures).
 //
 // So a task that ends with the tasks it spawned with SpawnValue (the
 // engine of forkjoin.Spawn) still the newest on the deque, two or more in
