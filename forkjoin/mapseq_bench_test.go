@@ -76,8 +76,9 @@ func BenchmarkMapSeq(b *testing.B) {
 		})
 		procs := runtime.GOMAXPROCS(0)
 		b.Run(fmt.Sprintf("cost=%s/impl=goroutines/consumer=outside/workers=%d", c.name, procs), func(b *testing.B) {
-			// About 30 µs of work per batch, as MapSeq's batches are
-			// when its consumer runs on a worker.
+			// About 30 µs of work per batch: long enough that handing
+			// one over costs little next to computing it, as MapSeq's
+			// batches are sized.
 			batch := max(1, 30000/(c.rounds*13/10))
 			var want, got []uint64
 			for x := range slices.Values(s) {
