@@ -59,27 +59,55 @@ func newValueJob[T any](w *Worker) *valueJob[T] {
 	return j
 }
 
-// Run runs the task on the current worker. The record goes back to that
-// worker's free list first (nothing else refers to it once a worker has
-// claimed it), so the task's own spawns can reuse it at once.
+// Run runs the task on the current worker, then, while the newest job on
+// the worker's deque is another task of the same scope and type spawned
+// since it started (its descendants), runs that one in the same call
+// (descendants.go). Each record goes back to the
+// worker's free list before its task runs (nothing else refers to it once
+// a worker has claimed it), so the task's own spawns can reuse it at once.
 func (j *valueJob[T]) Run(w *Worker) {
-	f, x, s := j.fn, j.x, j.scope
-	var zero T
-	j.fn, j.x, j.scope = nil, zero, nil // keep nothing of the task alive
-	if len(w.valueJobs) < maxFreeRecords {
-		w.valueJobs = append(w.valueJobs, j)
-	}
+	s := j.scope
+	below := w.descendantsAbove()
 	finished := false
 	defer func() {
 		if !finished {
 			s.finishPanicked(w, recover())
 		}
 	}()
-	w.siblings = 0
-	f(s, x)
-	finished = true
-	w.orderSiblings()
-	s.finishOn(w, nil)
+	for {
+		f, x := j.fn, j.x
+		var zero T
+		j.fn, j.x, j.scope = nil, zero, nil // keep nothing of the task alive
+		if len(w.valueJobs) < maxFreeRecords {
+			w.valueJobs = append(w.valueJobs, j)
+		}
+		finished = false
+		w.siblings = 0
+		f(s, x)
+		finished = true
+		w.orderSiblings()
+		s.finishOn(w, nil)
+		if j = nextDescendant[T](w, s, below); j == nil {
+			return
+		}
+	}
+}
+
+// nextDescendant pops the newest job of w's deque if it is a descendant
+// of the running task (popDescendant) and a task of s of type T, to be
+// run next by the running task's Run; nil otherwise (a job of another
+// kind stays on the deque).
+func nextDescendant[T any](w *Worker, s *Scope, below int) *valueJob[T] {
+	j := w.popDescendant(below)
+	if j == nil {
+		return nil
+	}
+	if v, ok := j.runner.(*valueJob[T]); ok && v.scope == s {
+		w.startDescendant(s)
+		return v
+	}
+	w.unpop(j)
+	return nil
 }
 
 // taskScope is the scope of the task, for scopeOf.

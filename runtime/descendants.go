@@ -1,0 +1,71 @@
+package runtime
+
+// Running descendants in place.
+//
+// A task per tree node returns to its worker's wait loop after each task,
+// and the loop pops the newest job (usually the task's first child) and
+// dispatches it: the latch check, the checks for urgent and isolated work,
+// the help-depth count, the dispatch's own checks and an interface call,
+// then the next task's deferred call: a visible part of what a spawned
+// task costs (docs/performance/fork-cost.md has the profiles). So a valueJob's Run
+// pops the next job itself when it is what the loop would run next
+// anyway, a task of the same scope and type, and runs it in its own loop
+// under the one deferred call.
+//
+// It takes only the task's descendants: jobs pushed on the deque since
+// Run started (the deque is longer than it was then; thieves only shorten
+// it from the other end, so a longer deque has its newest job above
+// where it started). The jobs below belong to the wait that called Run,
+// which checks its latch between jobs: running its older jobs here would
+// keep it from returning when the latch is set. Running a descendant here
+// instead of there changes nothing else the wait loop would have done
+// for it: it is a level-0 task (SpawnValue queues nothing else) of the
+// scope of the task that spawned it, so the tag, level and credit state of
+// the running task are its own; while a task above level 0 is queued the
+// loop stops (takeLocal would look for it first); a worker that holds
+// credits of another scope gives them back first (as executeAt would);
+// the job is counted as executed. A job of another kind goes back on top
+// of the deque, where the wait loop pops it next. A panic ends the loop:
+// the deferred call finishes the task that panicked, and the rest are
+// left to the wait loop. Workers with a deque variant (and the analysis
+// worker, which has one) run one task per call.
+
+// descendantsAbove returns the length of w's deque at the start of a
+// task, for popDescendant, or -1 if w has a deque variant (run one task
+// per call).
+func (w *Worker) descendantsAbove() int {
+	if w.variant != nil {
+		return -1
+	}
+	return w.deque.Len()
+}
+
+// popDescendant pops the newest job of w's deque if the deque is longer
+// than below, its length when the running task started (so the job was
+// pushed since), and no task above level 0 is queued; nil otherwise.
+func (w *Worker) popDescendant(below int) *Job {
+	if below < 0 || w.deque.Len() <= below || w.reg.prio.anyQueued() {
+		return nil
+	}
+	return w.publicPop() // nil if a thief took it
+}
+
+// startDescendant does for a task of s that a Run takes from the deque
+// what executeAt does for a job it starts.
+func (w *Worker) startDescendant(s *Scope) {
+	if w.executedUnpublished++; w.executedUnpublished == executedBatch {
+		w.publishExecuted()
+	}
+	if w.creditScope != nil && w.creditScope != s {
+		w.flushCredit() // see Credits in scopecount.go
+	}
+}
+
+// unpop puts back j, which w popped from its default deque, on top,
+// announcing it again: a worker about to sleep may have looked while it
+// was off the deque.
+func (w *Worker) unpop(j *Job) {
+	wasEmpty := w.deque.Empty()
+	w.deque.Push(j)
+	w.sleep.NewInternalJobs(1, wasEmpty)
+}
