@@ -7,10 +7,11 @@ package runtime
 // dispatches it: the latch check, the checks for urgent and isolated work,
 // the help-depth count, the dispatch's own checks and an interface call,
 // then the next task's deferred call: a visible part of what a spawned
-// task costs (docs/performance/fork-cost.md has the profiles). So a valueJob's Run
-// pops the next job itself when it is what the loop would run next
-// anyway, a task of the same scope and type, and runs it in its own loop
-// under the one deferred call.
+// task costs (docs/performance/fork-cost.md has the profiles). So a
+// spawned task's Run (valueJob's for SpawnValue, scopeJob's for
+// Scope.Spawn's closures) pops the next job itself when it is what the
+// loop would run next anyway, a task of the same scope and kind, and runs
+// it in its own loop under the one deferred call.
 //
 // It takes only the task's descendants: jobs pushed on the deque since
 // Run started (the deque is longer than it was then; thieves only shorten
@@ -19,22 +20,24 @@ package runtime
 // which checks its latch between jobs: running its older jobs here would
 // keep it from returning when the latch is set. Running a descendant here
 // instead of there changes nothing else the wait loop would have done
-// for it: it is a level-0 task (SpawnValue queues nothing else) of the
-// scope of the task that spawned it, so the tag, level and credit state of
-// the running task are its own; while a task above level 0 is queued the
-// loop stops (takeLocal would look for it first); a worker that holds
+// for it: it is a level-0 task, run only from a task of level 0, of the
+// scope of the task that spawned it, so the tag, level and credit state
+// of the running task are its own; while a task above level 0 is queued
+// the loop stops (takeLocal would look for it first); a worker that holds
 // credits of another scope gives them back first (as executeAt would);
-// the job is counted as executed. A job of another kind goes back on top
+// the job is counted as executed; a caller the tasks readied gets the P
+// when Run returns to the wait (handOffP), as it would when the worker
+// runs out of work anyway. A job of another kind goes back on top
 // of the deque, where the wait loop pops it next. A panic ends the loop:
 // the deferred call finishes the task that panicked, and the rest are
 // left to the wait loop. Workers with a deque variant (and the analysis
 // worker, which has one) run one task per call.
 
 // descendantsAbove returns the length of w's deque at the start of a
-// task, for popDescendant, or -1 if w has a deque variant (run one task
-// per call).
+// task, for popDescendant, or -1 (run one task per call) if w has a deque
+// variant or the task runs above level 0.
 func (w *Worker) descendantsAbove() int {
-	if w.variant != nil {
+	if w.variant != nil || w.curLevel != 0 {
 		return -1
 	}
 	return w.deque.Len()

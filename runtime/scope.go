@@ -49,8 +49,10 @@ type scopeJob struct {
 	outside bool
 }
 
-// Run runs the task on the current worker. The record goes back to that
-// worker's free list first (nothing else refers to it once a worker has
+// Run runs the task on the current worker, then its descendants that are
+// closure tasks of the same scope, as valueJob's Run does
+// (descendants.go). Each record goes back to the worker's free list
+// before its task runs (nothing else refers to it once a worker has
 // claimed it), so the task's own spawns can reuse it at once.
 func (j *scopeJob) Run(w *Worker) {
 	f, ef, s := j.fn, j.efn, j.scope
@@ -60,17 +62,44 @@ func (j *scopeJob) Run(w *Worker) {
 		s.runGroupTask(w, ef)
 		return
 	}
+	below := w.descendantsAbove()
 	finished := false
 	defer func() {
 		if !finished {
 			s.finishPanicked(w, recover())
 		}
 	}()
-	w.siblings = 0
-	f(s)
-	finished = true
-	w.orderSiblings()
-	s.finishOn(w, nil)
+	for {
+		w.siblings = 0
+		f(s)
+		finished = true
+		w.orderSiblings()
+		s.finishOn(w, nil)
+		if j = nextClosureDescendant(w, s, below); j == nil {
+			return
+		}
+		f = j.fn
+		j.fn, j.scope = nil, nil
+		freeRecord(&w.scopeJobs, j, j.outside, &outsideScopeJobs)
+		finished = false
+	}
+}
+
+// nextClosureDescendant is nextDescendant for Scope.Spawn's tasks: a
+// descendant of the running task that is a closure task of s at level 0
+// (not a group's task, which runs its own way, nor one of SpawnPriority's
+// more urgent ones).
+func nextClosureDescendant(w *Worker, s *Scope, below int) *scopeJob {
+	j := w.popDescendant(below)
+	if j == nil {
+		return nil
+	}
+	if v, ok := j.runner.(*scopeJob); ok && v.scope == s && v.efn == nil && j.level() == 0 {
+		w.startDescendant(s)
+		return v
+	}
+	w.unpop(j)
+	return nil
 }
 
 // newScopeJob returns a task record from w's free list, or for a caller
