@@ -158,3 +158,36 @@ func TestARunningClosureTaskTakesOnlyClosureTasksOfItsScope(t *testing.T) {
 		assert.Equal(t, int64(4), ran.Load(), "every task ran once")
 	})
 }
+
+// TestOneTaskPerRunTurnsRunningDescendantsInPlaceOff checks the research
+// setting that benchmarks compare with: a worker of such a registry, or
+// one with a deque variant, runs one task per Run (descendantsAbove is
+// -1); a default worker marks where its task's descendants start.
+func TestOneTaskPerRunTurnsRunningDescendantsInPlaceOff(t *testing.T) {
+	tests := []struct {
+		name    string
+		cfg     Config
+		inPlace bool
+	}{
+		{"default", Config{Workers: 1}, true},
+		{"OneTaskPerRun", Config{Workers: 1, OneTaskPerRun: true}, false},
+		{"EagerPublish", Config{Workers: 1, EagerPublish: true}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRegistry(t, tt.cfg)
+			watchdog(t, func() {
+				var above int
+				r.Scope("test scope", func(s *Scope) {
+					SpawnValue("test spawn", s, func(*Scope, int) {}, 1)
+					above = CurrentWorker().descendantsAbove()
+				})
+				if tt.inPlace {
+					assert.Equal(t, 1, above)
+				} else {
+					assert.Equal(t, -1, above)
+				}
+			})
+		})
+	}
+}

@@ -39,6 +39,10 @@ type Config struct {
 	// does, instead of publishing lazily (see Worker.Offer). For
 	// measurements and comparison.
 	EagerPublish bool
+	// OneTaskPerRun makes a spawned task return to its worker's wait loop
+	// when it ends, instead of running its descendants in place
+	// (descendants.go). For measurements and comparison.
+	OneTaskPerRun bool
 	// Name labels the workers in profiles (pprof label spindle.pool).
 	// Empty means "pool-N", N counting registries from 1.
 	Name string
@@ -190,6 +194,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			sleep: r.sleep,
 		}
 		w.offer.Store(1) // see Offer
+		w.oneTaskPerRun = cfg.OneTaskPerRun || cfg.Deque != nil
 		if cfg.Deque != nil {
 			w.variant = cfg.Deque()
 			if d, ok := w.variant.(*analysisDeque); ok && cfg.analysis {

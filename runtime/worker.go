@@ -38,6 +38,10 @@ type Worker struct {
 	// stays set, so every fork takes the slow path (see Offer), and the
 	// fast path needs no branch of its own for variants.
 	variant deque.Deque[Job]
+	// oneTaskPerRun is set when a spawned task must not run its
+	// descendants in place (descendants.go): with a variant, or
+	// Config.OneTaskPerRun.
+	oneTaskPerRun bool
 	// stealBuf, when the variant can steal in bulk, receives the half of a
 	// victim's jobs this worker steals at once (see stealFrom).
 	stealBuf []*Job

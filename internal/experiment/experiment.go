@@ -1,9 +1,11 @@
 // Package experiment holds the research variants of spindle's engine,
 // for spindle's own benchmarks and tests: other work-stealing deques
-// (WithDeque) and a priority policy that ignores levels
-// (PriorityOblivious, with WithPriorityPolicy). They are selected when a pool is built, through
-// pool's engine option (internal/engineopt), so that the default fork path has no branch for them,
-// and they are not part of the public API (the package is internal).
+// (WithDeque), a priority policy that ignores levels (PriorityOblivious,
+// with WithPriorityPolicy), and spawned tasks that do not run their
+// descendants in place (WithOneTaskPerRun). They are selected when a pool
+// is built, through pool's engine option (internal/engineopt), so that the
+// default fork path has no branch for them, and they are not part of the
+// public API (the package is internal).
 package experiment
 
 import (
@@ -108,6 +110,16 @@ func DequeFactory(k DequeKind) (func() deque.Deque[runtime.Job], bool) {
 // *engineopt.Settings); an error from configure is pool.New's error.
 func withEngine(configure func(*runtime.Config) error) pool.Option {
 	return func(s *engineopt.Settings) error { return configure(&s.Config) }
+}
+
+// WithOneTaskPerRun makes a spawned task of the pool return to its
+// worker's wait loop when it ends, instead of running its descendants in
+// place (runtime.Config.OneTaskPerRun): the baseline for measuring that.
+func WithOneTaskPerRun() pool.Option {
+	return withEngine(func(c *runtime.Config) error {
+		c.OneTaskPerRun = true
+		return nil
+	})
 }
 
 // PriorityOblivious is the priority policy that ignores levels (every
