@@ -74,7 +74,7 @@ func (j *scopeJob) Run(w *Worker) {
 		f(s)
 		finished = true
 		w.orderSiblings()
-		s.finishOn(w, nil)
+		s.finished(w)
 		if j = nextClosureDescendant(w, s, below); j == nil {
 			return
 		}

@@ -87,6 +87,17 @@ func (s *Scope) add(call string, w *Worker, n int64) {
 	}
 }
 
+// addOwn is add's common case, inlined into a spawn: it counts one task
+// if w is the scope's owner and the scope has not finished, and reports
+// whether it did (if not, the caller calls add).
+func (s *Scope) addOwn(w *Worker) bool {
+	if w == s.owner && !s.done.Probe() {
+		s.count.local++
+		return true
+	}
+	return false
+}
+
 // addShared adds n to the shared count, or panics naming call if the
 // scope has finished.
 func (s *Scope) addShared(call string, n int64) {
@@ -147,6 +158,12 @@ func (s *Scope) finishOn(w *Worker, pe *PanicError) {
 	if pe != nil {
 		s.panic.CompareAndSwap(nil, pe)
 	}
+	s.finished(w)
+}
+
+// finished is finishOn for a task that returned: inlined at the end of
+// every spawned task.
+func (s *Scope) finished(w *Worker) {
 	if w == s.owner {
 		s.count.local--
 		return

@@ -29,7 +29,9 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 		panic(call + ": nil function")
 	}
 	w := s.worker()
-	s.add(call, w, 1)
+	if !s.addOwn(w) {
+		s.add(call, w, 1)
+	}
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
 	if s.queueTask(w, &j.job) {
@@ -86,7 +88,7 @@ func (j *valueJob[T]) Run(w *Worker) {
 		f(s, x)
 		finished = true
 		w.orderSiblings()
-		s.finishOn(w, nil)
+		s.finished(w)
 		if j = nextDescendant[T](w, s, below); j == nil {
 			return
 		}
