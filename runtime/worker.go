@@ -38,10 +38,6 @@ type Worker struct {
 	// stays set, so every fork takes the slow path (see Offer), and the
 	// fast path needs no branch of its own for variants.
 	variant deque.Deque[Job]
-	// oneTaskPerRun is set when a spawned task must not run its
-	// descendants in place (descendants.go): with a variant, or
-	// Config.OneTaskPerRun.
-	oneTaskPerRun bool
 	// stealBuf, when the variant can steal in bulk, receives the half of a
 	// victim's jobs this worker steals at once (see stealFrom).
 	stealBuf []*Job
@@ -87,6 +83,11 @@ type Worker struct {
 	// readiedCaller is set when the job just run readied a goroutine
 	// waiting outside the pool (see handOffP).
 	readiedCaller bool
+	// oneTaskPerRun is set when a spawned task must not run its
+	// descendants in place (descendants.go): with a variant, or
+	// Config.OneTaskPerRun. (In readiedCaller's padding: a field here
+	// moves nothing else.)
+	oneTaskPerRun bool
 
 	// helping counts the jobs on this worker's stack that it took in
 	// WaitUntil, its main loop's included: how deep waits have nested.
