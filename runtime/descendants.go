@@ -53,13 +53,28 @@ func (w *Worker) popDescendant(below int) *Job {
 	if below < 0 || w.deque.Len() <= below || w.reg.prio.anyQueued() {
 		return nil
 	}
-	return w.publicPop() // nil if a thief took it
+	// publicPop's path for the default deque (below is -1 with a
+	// variant), written out: a call less per task.
+	w.siblings = 0
+	j := w.deque.Pop() // nil if a thief took it
+	if j != nil && w.privHead < w.depth {
+		w.requestOffer() // the exposed job may be gone (see Offer)
+	}
+	return j
 }
 
 // startDescendant does for a task of s that a Run takes from the deque
-// what executeAt does for a job it starts.
+// what executeAt does for a job it starts (inlined: the uncommon steps
+// are in startDescendantSlow).
 func (w *Worker) startDescendant(s *Scope) {
-	if w.executedUnpublished++; w.executedUnpublished == executedBatch {
+	w.executedUnpublished++
+	if w.executedUnpublished == executedBatch || w.creditScope != nil && w.creditScope != s {
+		w.startDescendantSlow(s)
+	}
+}
+
+func (w *Worker) startDescendantSlow(s *Scope) {
+	if w.executedUnpublished == executedBatch {
 		w.publishExecuted()
 	}
 	if w.creditScope != nil && w.creditScope != s {
