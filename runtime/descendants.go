@@ -46,6 +46,21 @@ func (w *Worker) descendantsAbove() int {
 	return w.deque.Len()
 }
 
+// endTask ends a spawned task of s that returned on w (its spawned
+// siblings reordered, the task counted as finished) and pops the next
+// job if it is a descendant of the running Run (popDescendant), for the
+// Run's type check. It is one call for what every task does at its end:
+// a generic record's Run is compiled in the package that spawns, and the
+// Go compiler (1.26) inlines the runtime's unexported helpers into it only
+// if that package imports the runtime itself, which programs do not
+// (they use forkjoin and pool); out of line, each would be a call per
+// task.
+func (w *Worker) endTask(s *Scope, below int) *Job {
+	w.orderSiblings()
+	s.finished(w)
+	return w.popDescendant(below)
+}
+
 // popDescendant pops the newest job of w's deque if the deque is longer
 // than below, its length when the running task started (so the job was
 // pushed since), and no task above level 0 is queued; nil otherwise.

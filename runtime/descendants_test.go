@@ -9,10 +9,11 @@ import (
 )
 
 // TestARunningTaskTakesOnlyItsOwnDescendantsOfItsScopeAndType pins the
-// rules of nextDescendant on one worker: it pops the newest job only if
-// the deque grew past the length given (the job was pushed after the
-// running task started) and the job is a SpawnValue task of the same
-// scope and type; any other job stays on top of the deque.
+// rules of popDescendant and nextDescendant on one worker: the newest job
+// is popped only if the deque grew past the length given (the job was
+// pushed after the running task started), and taken only if it is a
+// SpawnValue task of the same scope and type; any other job goes back on
+// top of the deque.
 func TestARunningTaskTakesOnlyItsOwnDescendantsOfItsScopeAndType(t *testing.T) {
 	r := newRegistry(t, Config{Workers: 1})
 	watchdog(t, func() {
@@ -24,11 +25,11 @@ func TestARunningTaskTakesOnlyItsOwnDescendantsOfItsScopeAndType(t *testing.T) {
 			r.Scope("test scope", func(s *Scope) {
 				SpawnValue("test spawn", s, count, 1)
 				below := w.deque.Len()
-				assert.Nil(t, nextDescendant[int](w, s, below), "a job pushed before the task started")
+				assert.Nil(t, w.popDescendant(below), "a job pushed before the task started")
 				assert.Equal(t, below, w.deque.Len(), "the job stays on the deque")
 
 				SpawnValue("test spawn", s, count, 2)
-				v := nextDescendant[int](w, s, below)
+				v := nextDescendant[int](w, s, w.popDescendant(below))
 				require.NotNil(t, v, "a task of the scope and type pushed since")
 				assert.Equal(t, 2, v.x)
 				assert.Equal(t, below, w.deque.Len())
@@ -46,7 +47,7 @@ func TestARunningTaskTakesOnlyItsOwnDescendantsOfItsScopeAndType(t *testing.T) {
 					o.spawn()
 					top := w.deque.Peek()
 					n := w.deque.Len()
-					assert.Nil(t, nextDescendant[int](w, s, below), o.name)
+					assert.Nil(t, nextDescendant[int](w, s, w.popDescendant(below)), o.name)
 					assert.Equal(t, n, w.deque.Len(), "%s stays on the deque", o.name)
 					assert.Same(t, top, w.deque.Peek(), "%s stays on top", o.name)
 				}
@@ -130,10 +131,10 @@ func TestARunningClosureTaskTakesOnlyClosureTasksOfItsScope(t *testing.T) {
 			r.Scope("test scope", func(s *Scope) {
 				s.Spawn(task)
 				below := w.deque.Len()
-				assert.Nil(t, nextClosureDescendant(w, s, below), "a job pushed before the task started")
+				assert.Nil(t, w.popDescendant(below), "a job pushed before the task started")
 
 				s.Spawn(task)
-				v := nextClosureDescendant(w, s, below)
+				v := nextClosureDescendant(w, s, w.popDescendant(below))
 				require.NotNil(t, v, "a closure task of the scope pushed since")
 				assert.Equal(t, below, w.deque.Len())
 				w.unpop(&v.job)
@@ -149,7 +150,7 @@ func TestARunningClosureTaskTakesOnlyClosureTasksOfItsScope(t *testing.T) {
 					o.spawn()
 					top := w.deque.Peek()
 					n := w.deque.Len()
-					assert.Nil(t, nextClosureDescendant(w, s, below), o.name)
+					assert.Nil(t, nextClosureDescendant(w, s, w.popDescendant(below)), o.name)
 					assert.Equal(t, n, w.deque.Len(), "%s stays on the deque", o.name)
 					assert.Same(t, top, w.deque.Peek(), "%s stays on top", o.name)
 				}

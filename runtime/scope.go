@@ -73,9 +73,7 @@ func (j *scopeJob) Run(w *Worker) {
 		w.siblings = 0
 		f(s)
 		finished = true
-		w.orderSiblings()
-		s.finished(w)
-		if j = nextClosureDescendant(w, s, below); j == nil {
+		if j = nextClosureDescendant(w, s, w.endTask(s, below)); j == nil {
 			return
 		}
 		f = j.fn
@@ -85,12 +83,11 @@ func (j *scopeJob) Run(w *Worker) {
 	}
 }
 
-// nextClosureDescendant is nextDescendant for Scope.Spawn's tasks: a
-// descendant of the running task that is a closure task of s at level 0
-// (not a group's task, which runs its own way, nor one of SpawnPriority's
-// more urgent ones).
-func nextClosureDescendant(w *Worker, s *Scope, below int) *scopeJob {
-	j := w.popDescendant(below)
+// nextClosureDescendant is nextDescendant for Scope.Spawn's tasks: j,
+// popped by endTask, if it is a closure task of s at level 0 (not a
+// group's task, which runs its own way, nor one of SpawnPriority's more
+// urgent ones), started; nil otherwise.
+func nextClosureDescendant(w *Worker, s *Scope, j *Job) *scopeJob {
 	if j == nil {
 		return nil
 	}
@@ -138,14 +135,11 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	w := s.worker()
-	s.add(call, w, 1)
+	w := s.spawner(call)
 	j := w.newScopeJob()
 	j.fn, j.scope = f, s
 	if level == 0 {
-		if s.queueTask(w, &j.job) {
-			w.siblings = 0 // a closure ends a run of SpawnValue's tasks (siblings.go)
-		}
+		s.queueTask(w, &j.job, false)
 		return
 	}
 	s.queue(w, &j.job, level, 1)
@@ -202,37 +196,51 @@ func (s *Scope) queue(w *Worker, j *Job, level, n int) {
 	s.reg.queueIn(w, j, s.tag, n)
 }
 
-// queueTask is queue for one task of level 0. Its common case, a task
-// spawned on a worker of the scope's registry in the scope's context, with
-// the default deque, is queue's path through queueIn, pushLevel and
-// pushPublic written out in one function: it is on every spawn's path. It
-// reports whether it took that path (the task is the newest on w's public
-// deque).
-func (s *Scope) queueTask(w *Worker, j *Job) bool {
+// queueTask is queue for one task of level 0, SpawnValue's (typed) or a
+// closure's. Its common case, a task spawned on a worker of the scope's
+// registry in the scope's context, with the default deque, is queue's
+// path through queueIn, pushLevel and pushPublic written out in one
+// function: it is on every spawn's path. The task is then the newest on
+// w's public deque, and it extends the run of typed tasks that the
+// spawning task's end reorders, or, a closure, ends it (siblings.go).
+func (s *Scope) queueTask(w *Worker, j *Job, typed bool) {
 	if w != nil && w.iso == s.tag && w.variant == nil {
 		j.setLevel(0)
 		j.setTag(s.tag)
 		wasEmpty := w.deque.Empty()
 		w.deque.Push(j)
 		w.sleep.NewInternalJobs(1, wasEmpty)
-		return true
+		if typed {
+			w.siblings++
+		} else {
+			w.siblings = 0
+		}
+		return
 	}
 	s.queue(w, j, 0, 1)
-	return false
 }
 
-// worker returns the worker running the caller if it belongs to s's
-// registry, else nil: Registry.currentWorker, trying the scope's owner
-// first, which a task per tree node's spawns usually run on (one load and
-// a compare instead of the table's hash and load). A finished scope's
-// owner may have exited and its goroutine's identity been reused; then
-// the caller spawns on a finished scope, which add refuses either way.
-func (s *Scope) worker() *Worker {
+// spawner counts one more task of s, spawned by the caller (see add), and
+// returns the worker running the caller if it belongs to s's registry,
+// else nil. It looks the worker up as Registry.currentWorker does, trying
+// the scope's owner first, which a task per tree node's spawns usually
+// run on (one load and a compare instead of the table's hash and load). A
+// finished scope's owner may have exited and its goroutine's identity
+// been reused; then the caller spawns on a finished scope, which the
+// count refuses either way. It is one call for the lookup and the count:
+// SpawnValue's instantiations, compiled in the packages that spawn, call
+// the runtime's unexported helpers out of line (descendants.go says
+// when), so SpawnValue calls as few of them as it can.
+func (s *Scope) spawner(call string) *Worker {
 	g := currentG()
-	if o := s.owner; o.g == g {
-		return o
+	w := s.owner
+	if w.g != g {
+		w = s.reg.workerOf(g)
 	}
-	return s.reg.workerOf(g)
+	if !s.addOwn(w) {
+		s.add(call, w, 1)
+	}
+	return w
 }
 
 // currentWorker returns the worker running the caller if it belongs to r,

@@ -28,15 +28,10 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
-	w := s.worker()
-	if !s.addOwn(w) {
-		s.add(call, w, 1)
-	}
+	w := s.spawner(call)
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
-	if s.queueTask(w, &j.job) {
-		w.siblings++ // see siblings.go
-	}
+	s.queueTask(w, &j.job, true)
 }
 
 // newValueJob returns a record from w's free list if its newest entry is
@@ -87,20 +82,16 @@ func (j *valueJob[T]) Run(w *Worker) {
 		w.siblings = 0
 		f(s, x)
 		finished = true
-		w.orderSiblings()
-		s.finished(w)
-		if j = nextDescendant[T](w, s, below); j == nil {
+		if j = nextDescendant[T](w, s, w.endTask(s, below)); j == nil {
 			return
 		}
 	}
 }
 
-// nextDescendant pops the newest job of w's deque if it is a descendant
-// of the running task (popDescendant) and a task of s of type T, to be
-// run next by the running task's Run; nil otherwise (a job of another
-// kind stays on the deque).
-func nextDescendant[T any](w *Worker, s *Scope, below int) *valueJob[T] {
-	j := w.popDescendant(below)
+// nextDescendant returns j, popped by endTask, if it is a task of s of
+// type T, started (startDescendant), to be run next by the running task's
+// Run; nil otherwise (a job of another kind goes back on the deque).
+func nextDescendant[T any](w *Worker, s *Scope, j *Job) *valueJob[T] {
 	if j == nil {
 		return nil
 	}
