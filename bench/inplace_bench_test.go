@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"testing"
@@ -9,6 +10,9 @@ import (
 	"github.com/spindle-go/spindle/internal/experiment"
 	"github.com/spindle-go/spindle/pool"
 )
+
+var inPlaceControl = flag.Bool("inplacecontrol", false,
+	"BenchmarkSpawnInPlace: make the second pool a default one too (an A/A run: what the method shows between equal pools)")
 
 // BenchmarkSpawnInPlace measures a spawned task running its descendants in
 // place (runtime/descendants.go) against tasks that each return to the
@@ -19,9 +23,19 @@ import (
 // compare phases more than builds). It reports the medians of each
 // side's times (ms-in-place, ms-one-per-run) and of the pairs' ratios
 // (in-place/one-per-run). Kernels: the pointer tree of BenchmarkTreeWalk
-// with a forkjoin.Spawn per child (treewalk), and UTS T3 with a
-// forkjoin.Spawn (spawnarg) or a Scope.Spawn closure (spawn) per node.
+// with a forkjoin.Spawn per child (treewalk), UTS T3 with a
+// forkjoin.Spawn (spawnarg) or a Scope.Spawn closure (spawn) per node,
+// and BenchmarkGraph's search with a Scope.Spawn closure per claimed node
+// (graph-spawn, its default graph; the marks are cleared untimed before
+// each run). With -inplacecontrol both pools are default ones, which
+// shows what the method itself reads between equal pools: close to 1 at 1
+// worker, not at 2, where the pool made first ran slower
+// (docs/performance/fork-cost.md has both).
 func BenchmarkSpawnInPlace(b *testing.B) {
+	second := experiment.WithOneTaskPerRun()
+	if *inPlaceControl {
+		second = pool.WithName("control")
+	}
 	root, _ := WalkTree(10, 4)
 	wantSum := TreeWalkSerial(root)
 	var t3 *UTSTree
@@ -31,17 +45,25 @@ func BenchmarkSpawnInPlace(b *testing.B) {
 		}
 	}
 	wantNodes := UTSSerial(t3).Nodes
+	explorer := NewExplorer(NewGraph(*graphN, *graphDeg, *graphHubs, Seed), *graphWork)
+	wantGraph := explorer.Serial()
 	kernels := []struct {
-		name string
-		run  func(b *testing.B, p *pool.Pool)
+		name  string
+		reset func() // before each timed run, if set
+		run   func(b *testing.B, p *pool.Pool)
 	}{
-		{"treewalk", func(b *testing.B, p *pool.Pool) {
+		{"treewalk", nil, func(b *testing.B, p *pool.Pool) {
 			if got := TreeWalkSpawn(p, root); got != wantSum {
 				b.Fatalf("sum %d, want %d", got, wantSum)
 			}
 		}},
-		{"uts-t3-spawnarg", func(b *testing.B, p *pool.Pool) { checkUTS(b, p, UTSSpawnArg, t3, wantNodes) }},
-		{"uts-t3-spawn", func(b *testing.B, p *pool.Pool) { checkUTS(b, p, UTSSpawn, t3, wantNodes) }},
+		{"uts-t3-spawnarg", nil, func(b *testing.B, p *pool.Pool) { checkUTS(b, p, UTSSpawnArg, t3, wantNodes) }},
+		{"uts-t3-spawn", nil, func(b *testing.B, p *pool.Pool) { checkUTS(b, p, UTSSpawn, t3, wantNodes) }},
+		{"graph-spawn", explorer.Reset, func(b *testing.B, p *pool.Pool) {
+			if got := explorer.Spawn(p); got != wantGraph {
+				b.Fatalf("visited %d nodes (checksum %#x), want %d (%#x)", got.Nodes, got.Sum, wantGraph.Nodes, wantGraph.Sum)
+			}
+		}},
 	}
 	for _, k := range kernels {
 		for _, w := range benchWorkers {
@@ -57,6 +79,9 @@ func BenchmarkSpawnInPlace(b *testing.B) {
 								if side == 1 {
 									p = onePerRun
 								}
+								if k.reset != nil {
+									k.reset()
+								}
 								start := time.Now()
 								k.run(b, p)
 								d[side] = time.Since(start)
@@ -68,7 +93,7 @@ func BenchmarkSpawnInPlace(b *testing.B) {
 						b.ReportMetric(median(in), "ms-in-place")
 						b.ReportMetric(median(one), "ms-one-per-run")
 						b.ReportMetric(median(ratio), "in-place/one-per-run")
-					}, experiment.WithOneTaskPerRun())
+					}, second)
 				})
 			})
 		}
