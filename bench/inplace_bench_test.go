@@ -3,7 +3,6 @@ package bench
 import (
 	"flag"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
@@ -90,9 +89,9 @@ func BenchmarkSpawnInPlace(b *testing.B) {
 							one = append(one, float64(d[1].Nanoseconds())/1e6)
 							ratio = append(ratio, float64(d[0])/float64(d[1]))
 						}
-						b.ReportMetric(median(in), "ms-in-place")
-						b.ReportMetric(median(one), "ms-one-per-run")
-						b.ReportMetric(median(ratio), "in-place/one-per-run")
+						b.ReportMetric(Median(in), "ms-in-place")
+						b.ReportMetric(Median(one), "ms-one-per-run")
+						b.ReportMetric(Median(ratio), "in-place/one-per-run")
 					}, second)
 				})
 			})
@@ -107,10 +106,4 @@ func checkUTS(b *testing.B, p *pool.Pool, search func(*UTSTree) int64, t *UTSTre
 	if got != want {
 		b.Fatalf("counted %d nodes, want %d", got, want)
 	}
-}
-
-// median returns the median of xs, which it sorts.
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	return xs[len(xs)/2]
 }
