@@ -86,7 +86,11 @@ func TestGroupSkipsQueuedTasksAfterErrorInside(t *testing.T) {
 }
 
 func TestGroupParentCancellation(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(1))
+	// No spares: a spare would start once the first task has blocked
+	// for a tenth of a millisecond and run the queued tasks, and a caller
+	// slower than that to cancel (the race detector on a busy machine)
+	// failed the test.
+	p := newPool(t, pool.WithWorkers(1), pool.WithSpares(0))
 	watchdog(t, func() {
 		cause := errors.New("parent gave up")
 		parent, cancel := context.WithCancelCause(context.Background())
@@ -96,7 +100,7 @@ func TestGroupParentCancellation(t *testing.T) {
 		var ran atomic.Int64
 		g.Go(func() error {
 			close(started)
-			<-release // holds the only worker: the tasks below stay queued
+			<-release // holds the only worker (no spare): the tasks below stay queued
 			return nil
 		})
 		<-started
