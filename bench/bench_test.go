@@ -64,8 +64,10 @@ func (f *family) run(impl string, workers int, body func(b *testing.B)) {
 
 // floorCopiesBench runs a floor kernel as impl=NAME/workers=K for every K
 // of benchWorkers: K goroutines, each locked to its thread, run copies at
-// once (newCopy gives each its own), so ns/op is the time per copy at K
-// threads (FibClosureFloorP, UTSClosureFloorP, FibLazyForkFloorP).
+// once (newCopy gives each its own), so ns/op, the time over the copies
+// run, is a copy's time at K threads divided by K: the time of one run
+// split perfectly over K threads (FibClosureFloorP, UTSClosureFloorP,
+// FibLazyForkFloorP).
 func (f *family) floorCopiesBench(impl string, newCopy func() func(b *testing.B)) {
 	for _, w := range benchWorkers {
 		f.run(impl, w, func(b *testing.B) {

@@ -11,7 +11,10 @@ import (
 // forkjoin.Spawn per child (spawn, which the runtime runs in the children's
 // order, forward through memory; spawn-reversed spawns the children last
 // first, so that they run backwards), and the same with a hand cutoff
-// (serial below depth 5), at 1 and 2 workers.
+// (serial below depth 5), at 1 and 2 workers, and the task-per-node
+// floors (treewalk_floor.go): floor, a private record stack, and
+// public-floor, a Chase-Lev deque, each as copies on 1 and 2 threads
+// (the row at 2 is the time of a walk split perfectly over 2 threads).
 func BenchmarkTreeWalk(b *testing.B) {
 	root, _ := WalkTree(10, 4)
 	want := TreeWalkSerial(root)
@@ -28,6 +31,18 @@ func BenchmarkTreeWalk(b *testing.B) {
 		}
 		check(b, got)
 	})
+	floors := []struct {
+		name string
+		walk func(*WalkNode) uint64
+	}{
+		{"floor", TreeWalkSpawnFloor},
+		{"public-floor", TreeWalkPublicFloor},
+	}
+	for _, k := range floors {
+		fam.floorCopiesBench(k.name, func() func(b *testing.B) {
+			return func(b *testing.B) { check(b, k.walk(root)) }
+		})
+	}
 	walks := []struct {
 		name string
 		walk func(*pool.Pool, *WalkNode) uint64
