@@ -26,29 +26,22 @@ import (
 // first, forward through memory, as the runtime's sibling order makes
 // TreeWalkSpawn run; both sum the work into the walker's own field, with
 // the walker passed in (no lookup, no closure). Neither counts tasks for a
-// wait or recovers panics. At T threads, T copies walk at once, each on a
-// locked thread with a walker of its own (floorCopies), so that a row is
-// the time per copy with every thread busy: a walk split perfectly over T
-// workers could take that time divided by T, no less.
+// wait or recovers panics. BenchmarkTreeWalk runs them at T threads as T
+// copies at once, each on a locked thread with a walker of its own, and
+// its row is a copy's time divided by T: what a walk split perfectly over
+// T workers would take, no less.
 
-// walkFloorRecord is a child's task as a thief would find it.
+// walkFloorRecord is a child's task on TreeWalkSpawnFloor's stack.
 type walkFloorRecord struct {
 	fn   func(*walkFloorWalker, *WalkNode)
 	node *WalkNode
 }
 
-// walkFloorWalker is one thread's state for a floor walk.
+// walkFloorWalker is TreeWalkSpawnFloor's thread.
 type walkFloorWalker struct {
-	stack []walkFloorRecord                // TreeWalkSpawnFloor's records
-	deque *deque.ChaseLev[walkFloorRecord] // TreeWalkPublicFloor's
-	free  []*walkFloorRecord
-	// sleepers stands for a pool's count of sleeping workers, which a
-	// push loads to decide whether to wake one; nothing sets it here, but
-	// the compiler cannot know that.
-	sleepers *atomic.Int64
-	woken    int // counts the wake-ups a push would make, so the branch has a body
-	sum      uint64
-	_        [64]byte // copies on several threads keep to their own lines
+	stack []walkFloorRecord
+	sum   uint64
+	_     [64]byte // copies on several threads keep to their own lines
 }
 
 func walkSpawnFloorVisit(w *walkFloorWalker, n *WalkNode) {
@@ -72,37 +65,76 @@ func TreeWalkSpawnFloor(root *WalkNode) uint64 {
 	return w.sum
 }
 
-func walkPublicFloorVisit(w *walkFloorWalker, n *WalkNode) {
+func walkPublicFloorVisit(w *publicFloor[*WalkNode], n *WalkNode) {
 	w.sum += walkWork(n.Seed)
 	for i := len(n.Children) - 1; i >= 0; i-- {
-		w.push(walkFloorRecord{walkPublicFloorVisit, n.Children[i]})
-	}
-}
-
-func (w *walkFloorWalker) push(r walkFloorRecord) {
-	var p *walkFloorRecord
-	if k := len(w.free); k > 0 {
-		p, w.free = w.free[k-1], w.free[:k-1]
-	} else {
-		p = new(walkFloorRecord)
-	}
-	*p = r
-	w.deque.Push(p)
-	if w.sleepers.Load() != 0 {
-		w.woken++
+		w.spawn(walkPublicFloorVisit, n.Children[i])
 	}
 }
 
 // TreeWalkPublicFloor returns TreeWalkSerial(root) by a task per node
 // from a Chase-Lev deque (see the floors above).
 func TreeWalkPublicFloor(root *WalkNode) uint64 {
-	w := &walkFloorWalker{deque: deque.NewChaseLev[walkFloorRecord](64), sleepers: new(atomic.Int64)}
+	return newPublicFloor[*WalkNode]().run(walkPublicFloorVisit, root)
+}
+
+// publicFloor is one thread's Chase-Lev deque of task records, recycled
+// through a free list: the public floors' scheduler (TreeWalkPublicFloor,
+// UTSPublicFloor, UTSPublicPartFloor), which pops its own tasks and is
+// never stolen from.
+type publicFloor[A any] struct {
+	deque *deque.ChaseLev[publicFloorRecord[A]]
+	free  []*publicFloorRecord[A]
+	// sleepers stands for a pool's count of sleeping workers, which a
+	// push loads to decide whether to wake one; nothing sets it here, but
+	// the compiler cannot know that.
+	sleepers *atomic.Int64
+	woken    int      // counts the wake-ups a push would make, so the branch has a body
+	sum      uint64   // the tasks' result
+	_        [64]byte // copies on several threads keep to their own lines
+}
+
+// publicFloorRecord is a task as a thief would find it.
+type publicFloorRecord[A any] struct {
+	fn  func(*publicFloor[A], A)
+	arg A
+}
+
+func newPublicFloor[A any]() *publicFloor[A] {
+	w := &publicFloor[A]{deque: deque.NewChaseLev[publicFloorRecord[A]](64), sleepers: new(atomic.Int64)}
 	w.deque.PublishWithRelease()
-	w.push(walkFloorRecord{walkPublicFloorVisit, root})
-	for p := w.deque.Pop(); p != nil; p = w.deque.Pop() {
-		fn, n := p.fn, p.node
-		w.free = append(w.free, p)
-		fn(w, n)
+	return w
+}
+
+// spawn pushes the task fn(w, x).
+func (w *publicFloor[A]) spawn(fn func(*publicFloor[A], A), x A) {
+	var r *publicFloorRecord[A]
+	if k := len(w.free); k > 0 {
+		r, w.free = w.free[k-1], w.free[:k-1]
+	} else {
+		r = new(publicFloorRecord[A])
+	}
+	r.fn, r.arg = fn, x
+	w.deque.Push(r)
+	if w.sleepers.Load() != 0 {
+		w.woken++
+	}
+}
+
+// run runs fn(w, x) as a task, and every task spawned meanwhile, and
+// returns w.sum.
+func (w *publicFloor[A]) run(fn func(*publicFloor[A], A), x A) uint64 {
+	w.spawn(fn, x)
+	return w.drain()
+}
+
+// drain runs the tasks on the deque, newest first, until none is left,
+// and returns w.sum.
+func (w *publicFloor[A]) drain() uint64 {
+	for r := w.deque.Pop(); r != nil; r = w.deque.Pop() {
+		fn, x := r.fn, r.arg
+		w.free = append(w.free, r)
+		fn(w, x)
 	}
 	return w.sum
 }

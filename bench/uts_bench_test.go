@@ -13,6 +13,8 @@ var utsTree = flag.String("utstree", "T3", "BenchmarkUTS: sample tree T1 to T5, 
 // impl=NAME/workers=K: serial (UTSSerial), closure-floor (UTSClosureFloor,
 // a serial search with one closure allocated per node; at K workers K
 // such searches at once on K threads, ns/op per tree: UTSClosureFloorP),
+// public-floor and public-part-floor (UTSPublicFloor, UTSPublicPartFloor:
+// a task per child, or per inner node, on a Chase-Lev deque; as copies),
 // spawn (a Scope.Spawn per node), spawnarg (forkjoin.Spawn per node), spawnmany
 // (a Scope.SpawnMany per node), call (forkjoin.Call over child ranges) and
 // join (pool.Join over child ranges) on pools of 1 and 2 workers (each at
@@ -48,6 +50,18 @@ func BenchmarkUTS(b *testing.B) {
 			}
 		}
 	})
+	for _, f := range []struct {
+		name   string
+		search func(*UTSTree) int64
+	}{{"public-floor", UTSPublicFloor}, {"public-part-floor", UTSPublicPartFloor}} {
+		fam.floorCopiesBench(f.name, func() func(b *testing.B) {
+			return func(b *testing.B) {
+				if got := f.search(tree); got != want {
+					b.Errorf("counted %d nodes, want %d", got, want)
+				}
+			}
+		})
+	}
 	kernels := []struct {
 		name   string
 		search func(*UTSTree) int64

@@ -49,7 +49,8 @@ func TestUTSParallelSearches(t *testing.T) {
 		search func(*UTSTree) int64
 	}{
 		{"spawn", UTSSpawn}, {"spawnarg", UTSSpawnArg}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
-		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor}, {"closure-floor4", func(t *UTSTree) int64 { return UTSClosureFloorP(t, 4) }},
+		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor},
+		{"public-floor", UTSPublicFloor}, {"public-part-floor", UTSPublicPartFloor}, {"closure-floor4", func(t *UTSTree) int64 { return UTSClosureFloorP(t, 4) }},
 	}
 	trees := smallUTSTrees
 	if !raceEnabled {
