@@ -60,3 +60,16 @@ func UTSPublicPartFloor(t *UTSTree) int64 {
 	visit(w, t.Root())
 	return int64(w.drain())
 }
+
+// UTSPublicFloorP is UTSPublicFloor on threads locked threads at once, as
+// UTSClosureFloorP runs its floor; it returns one search's count (-1 if
+// they disagree).
+func UTSPublicFloorP(t *UTSTree, threads int) int64 {
+	return floorCopies(threads, func(int) int64 { return UTSPublicFloor(t) })
+}
+
+// UTSPublicPartFloorP is UTSPublicPartFloor on threads locked threads at
+// once (see UTSPublicFloorP).
+func UTSPublicPartFloorP(t *UTSTree, threads int) int64 {
+	return floorCopies(threads, func(int) int64 { return UTSPublicPartFloor(t) })
+}

@@ -24,8 +24,13 @@
 // ranges), go-spindle-join (pool.Join halving), the closure floor
 // (go-closure-floor: a serial search with one closure allocated per node,
 // run by as many thread-locked goroutines at once as there are threads,
-// its time per tree), and at threads=1 go-spindle-serial, a serial search
-// that allocates nothing.
+// its time per tree), the public floors (go-public-floor, a task per
+// child, and go-public-part-floor, a task per inner node, pushed on and
+// popped from one thread's Chase-Lev deque, bench.UTSPublicFloor and
+// bench.UTSPublicPartFloor, as many searches at once as there are threads,
+// the time per tree: the least go-spindle-spawnarg and
+// go-spindle-spawnmany could cost, their tasks published at once), and at
+// threads=1 go-spindle-serial, a serial search that allocates nothing.
 //
 // treesum (the sum of a balanced tree of TREE_DEPTH levels of pointer
 // nodes, a fork per node: Spice's benchmark) prints go-spindle-call
@@ -371,6 +376,13 @@ func runUTS(c settings, p *pool.Pool, name string, tree *bench.UTSTree) error {
 	}
 	styles = append(styles, style{"go-closure-floor",
 		func(t *bench.UTSTree) int64 { return bench.UTSClosureFloorP(t, c.threads) }, false, false, c.threads})
+	// The public floors are not runtimes either: a task per child, or per
+	// inner node, pushed on and popped from one thread's Chase-Lev deque,
+	// THREADS searches at once, the time per tree: the floors of
+	// go-spindle-spawnarg and go-spindle-spawnmany (see the package doc).
+	styles = append(styles,
+		style{"go-public-floor", func(t *bench.UTSTree) int64 { return bench.UTSPublicFloorP(t, c.threads) }, false, false, c.threads},
+		style{"go-public-part-floor", func(t *bench.UTSTree) int64 { return bench.UTSPublicPartFloorP(t, c.threads) }, false, false, c.threads})
 	// Last, so that no other row runs beside its pool's sleeping workers:
 	// a Spawn per node on workers that are not locked to their threads.
 	styles = append(styles, style{"go-spindle-spawn-unlocked", bench.UTSSpawn, true, true, 1})
