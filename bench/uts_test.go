@@ -49,10 +49,10 @@ func TestUTSParallelSearches(t *testing.T) {
 		search func(*UTSTree) int64
 	}{
 		{"spawn", UTSSpawn}, {"spawnarg", UTSSpawnArg}, {"spawnmany", UTSSpawnMany}, {"call", UTSCall}, {"join", UTSJoin},
-		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor},
+		{"goroutines", UTSGoroutines}, {"closure-floor", UTSClosureFloor}, {"closure-floor4", func(t *UTSTree) int64 { return UTSClosureFloorP(t, 4) }},
 		{"public-floor", UTSPublicFloor}, {"public-part-floor", UTSPublicPartFloor},
 		{"public-floor2", func(t *UTSTree) int64 { return UTSPublicFloorP(t, 2) }},
-		{"public-part-floor2", func(t *UTSTree) int64 { return UTSPublicPartFloorP(t, 2) }}, {"closure-floor4", func(t *UTSTree) int64 { return UTSClosureFloorP(t, 4) }},
+		{"public-part-floor2", func(t *UTSTree) int64 { return UTSPublicPartFloorP(t, 2) }},
 	}
 	trees := smallUTSTrees
 	if !raceEnabled {
