@@ -29,7 +29,7 @@ var inPlaceControl = flag.Bool("inplacecontrol", false,
 // each run). With -inplacecontrol both pools are default ones, which
 // shows what the method itself reads between equal pools: close to 1 at 1
 // worker, not at 2, where the pool made first ran slower
-// (docs/performance/fork-cost.md has both).
+// (docs/performance/task-per-node.md has both).
 func BenchmarkSpawnInPlace(b *testing.B) {
 	second := experiment.WithOneTaskPerRun()
 	if *inPlaceControl {

@@ -7,7 +7,7 @@ package runtime
 // dispatches it: the latch check, the checks for urgent and isolated work,
 // the help-depth count, the dispatch's own checks and an interface call,
 // then the next task's deferred call: a visible part of what a spawned
-// task costs (docs/performance/fork-cost.md has the profiles). So a
+// task costs (docs/performance/task-per-node.md has the profiles). So a
 // spawned task's Run (valueJob's for SpawnValue, scopeJob's for
 // Scope.Spawn's closures) pops the next job itself when it is what the
 // loop would run next anyway, a task of the same scope and kind, and runs

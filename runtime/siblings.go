@@ -9,8 +9,7 @@ package runtime
 // slice cut front to back), that walks backwards through memory, and
 // hardware prefetchers follow forward streams: a task per node of a
 // pointer tree ran slower than the same walk spawning the children last
-// first (docs/performance/fork-cost.md, "A task per tree node against a
-// hand cutoff", has the figures).
+// first (docs/performance/task-per-node.md has the figures).
 //
 // So a task that ends with the tasks it spawned with SpawnValue (the
 // engine of forkjoin.Spawn) still the newest on the deque, two or more in
@@ -36,8 +35,8 @@ package runtime
 // tasks, closures allocated per spawn, keep the collector marking much of
 // the time, and a task per node of an unbalanced tree that has no layout
 // to gain from (UTS) was slower with them reversed; so only SpawnValue's
-// tasks, which allocate nothing, are reordered (docs/performance/fork-cost.md,
-// "A task per tree node against a hand cutoff", has both figures).
+// tasks, which allocate nothing, are reordered
+// (docs/performance/task-per-node.md has both figures).
 
 // orderSiblings reverses the run of tasks the ending task pushed, if it
 // pushed two or more in a row and they are still the newest.
