@@ -83,9 +83,10 @@ func lookupFamily(name string) family {
 // runtimeOrder is the order of the known runtimes down a panel, spindle's
 // first; others follow in the order of the input.
 var runtimeOrder = []string{
-	"go-spindle-call", "go-spindle-do", "go-spindle-spawnmany", "go-spindle-spawn",
+	"go-spindle-call", "go-spindle-do", "go-spindle-spawnmany", "go-spindle-spawnarg", "go-spindle-spawn",
 	"go-spindle-spawn-unlocked", "go-spindle-join", "go-spindle-join-unlocked",
-	"go-spindle", "go-closure-floor", "go-spindle-serial",
+	"go-spindle", "go-lazy-fork-floor", "go-public-part-floor", "go-public-floor",
+	"go-closure-floor", "go-spindle-serial",
 	"rust-rayon", "rust-rayon-scope", "java-forkjoin", "cpp-tbb", "cpp-openmp",
 	"go-waitgroup", "go-errgroup",
 }
@@ -102,6 +103,10 @@ var labels = map[string]string{
 	"go-spindle-serial":         "Go serial, no allocation",
 	"go-spindle":                "spindle",
 	"go-closure-floor":          "Go closure allocations only",
+	"go-spindle-spawnarg":       "spindle forkjoin.Spawn",
+	"go-lazy-fork-floor":        "Go lazy fork, no runtime",
+	"go-public-floor":           "Go deque, a task per child, no runtime",
+	"go-public-part-floor":      "Go deque, a task per node, no runtime",
 	"rust-rayon":                "Rayon join",
 	"rust-rayon-scope":          "Rayon scope.spawn",
 	"java-forkjoin":             "Java ForkJoinPool",
