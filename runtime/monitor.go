@@ -55,12 +55,12 @@ import (
 // millisecond granularity). After a round that started spares or
 // suspects a worker just blocked, and while no goroutine waits for a P,
 // it looks again rampTick later, yielding its P meanwhile instead of
-// sleeping on the timer. It needs a P to look: while
-// every P runs a worker it waits for one, and looks only when a P is
-// free, which is when a spare could run at all; so it costs a pure
-// computation almost nothing. A round reads one clock per started worker
-// (a system call) and, once per stall, the stalled
-// thread's /proc state (a read of a file kept open).
+// sleeping on the timer. It needs a P to look: while every P runs a
+// worker it waits for one, and looks only when a P is free, which is when
+// a spare could run at all; so it costs a pure computation almost
+// nothing. A round reads one clock per started worker (a system call)
+// and, once per stall, the stalled thread's /proc state (a read of a file
+// kept open).
 //
 // Detection needs a thread to watch: it runs only with locked workers, on
 // Linux (threadProbe); elsewhere, or with unlocked workers, spares never
