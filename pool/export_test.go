@@ -58,3 +58,10 @@ func measureStealCost() time.Duration {
 	slices.Sort(samples)
 	return samples[len(samples)/2]
 }
+
+// BuiltinMade reports whether Default has made its built-in pool.
+func BuiltinMade() bool {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	return builtin != nil
+}
