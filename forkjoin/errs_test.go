@@ -131,8 +131,14 @@ func TestForErrParentCancelled(t *testing.T) {
 			var err error
 			runAt(t, pl, func() {
 				err = forkjoin.ForErr(ctx, 0, 1000, 1, func(ctx context.Context, lo, hi int) error {
-					if bodies.Add(1) == 10 {
+					// Bodies after the tenth wait for its cancel: a thread
+					// preempted between the count and the cancel must not
+					// let the others run every body meanwhile.
+					switch n := bodies.Add(1); {
+					case n == 10:
 						cancel(cause)
+					case n > 10:
+						<-ctx.Done()
 					}
 					return nil
 				})

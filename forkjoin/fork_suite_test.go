@@ -151,7 +151,9 @@ func TestForkSuiteHalves(t *testing.T) {
 				if c.steal {
 					workers = 2
 				}
-				p := newPool(t, workers)
+				// No guests: the forks run on the pool's workers, so with
+				// one worker nobody can steal.
+				p := newPool(t, workers, pool.WithGuests(0))
 				// Two forks in a row on the same worker: the second reuses
 				// the record the first left, after its steal or panic.
 				type round struct {

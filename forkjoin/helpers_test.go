@@ -18,9 +18,9 @@ import (
 func watchdog(t *testing.T, body func()) { testutil.Watchdog(t, testutil.Limit, body) }
 
 // newPool starts a pool that the test closes when it ends.
-func newPool(t testing.TB, workers int) *pool.Pool {
+func newPool(t testing.TB, workers int, opts ...pool.Option) *pool.Pool {
 	t.Helper()
-	p, err := pool.New(pool.WithWorkers(workers))
+	p, err := pool.New(append([]pool.Option{pool.WithWorkers(workers)}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p

@@ -27,19 +27,24 @@ func classicDeadlock(p *pool.Pool, wait func(ch chan struct{})) (releaserStarted
 	done.Add(1)
 	go func() {
 		defer done.Done()
-		p.Scope(func(s *pool.Scope) {
-			for range 2 {
+		// On a worker, not on this goroutine as a guest: the pool's own
+		// workers are to be the only ones there to run the tasks.
+		pool.Submit(p, func() int {
+			p.Scope(func(s *pool.Scope) {
+				for range 2 {
+					s.Spawn(func(*pool.Scope) {
+						waiting.Done()
+						wait(release)
+					})
+				}
 				s.Spawn(func(*pool.Scope) {
-					waiting.Done()
-					wait(release)
+					waiting.Wait() // both waiters are in place
+					started.Store(true)
+					close(release)
 				})
-			}
-			s.Spawn(func(*pool.Scope) {
-				waiting.Wait() // both waiters are in place
-				started.Store(true)
-				close(release)
 			})
-		})
+			return 0
+		}).Wait()
 	}()
 	return started.Load, done.Wait
 }
@@ -61,7 +66,8 @@ func TestBlockAvoidsTheClassicDeadlock(t *testing.T) {
 // the releasing task cannot start. The test then releases the waiters
 // itself so that the pool can close.
 func TestWithoutBlockOrSparesTheClassicDeadlockHappens(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(2), pool.WithSpares(0))
+	// No guests: the test's call must not run on its own goroutine.
+	p := newPool(t, pool.WithWorkers(2), pool.WithSpares(0), pool.WithGuests(0))
 	watchdog(t, func() {
 		rescue := make(chan struct{})
 		started, finish := classicDeadlock(p, func(ch chan struct{}) {

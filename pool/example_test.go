@@ -327,11 +327,11 @@ func ExamplePool_Stats() {
 	p := exPool(2)
 	defer p.Close()
 	p.Run(func() { exSum(exOneToN(100_000)) })
-	// The counters depend on the schedule; calls from outside the pool
-	// are always injected.
+	// The counters depend on the schedule; a call from a goroutine that is
+	// no worker runs on that goroutine, as a guest of the pool.
 	st := p.Stats()
-	fmt.Println(st.Workers, len(st.PerWorker), st.Injected >= 1)
-	// Output: 2 2 true
+	fmt.Println(st.Workers, st.GuestCalls)
+	// Output: 2 1
 }
 
 func ExamplePerWorker() {
@@ -404,9 +404,13 @@ func ExampleWorkerIndex() {
 	p := exPool(1)
 	defer p.Close()
 	fmt.Println(pool.WorkerIndex()) // not on a worker
-	p.Run(func() { fmt.Println(pool.WorkerIndex()) })
+	// The caller runs its call itself, as a guest: its index is past the
+	// workers'. A task the workers run has a worker's index.
+	p.Run(func() { fmt.Println(pool.WorkerIndex() >= p.Workers()) })
+	fmt.Println(pool.Submit(p, pool.WorkerIndex).Wait())
 	// Output:
 	// -1
+	// true
 	// 0
 }
 

@@ -280,7 +280,7 @@ func TestManyWaitersOnOneFuture(t *testing.T) {
 // serving its own pool, which the awaited task needs here (one worker
 // each).
 func TestFutureAcrossPools(t *testing.T) {
-	a := newPool(t, pool.WithWorkers(1))
+	a := newPool(t, pool.WithWorkers(1), pool.WithGuests(0)) // a.Run on a's worker
 	b := newPool(t, pool.WithWorkers(1))
 	watchdog(t, func() {
 		var got int

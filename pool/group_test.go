@@ -68,7 +68,8 @@ func TestGroupSkipsQueuedTasksAfterError(t *testing.T) {
 
 // A task that fails stops its own siblings queued on the same worker.
 func TestGroupSkipsQueuedTasksAfterErrorInside(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(1))
+	// One worker and no guest: the call runs on the worker, alone.
+	p := newPool(t, pool.WithWorkers(1), pool.WithGuests(0))
 	watchdog(t, func() {
 		var ran atomic.Int64
 		var err error

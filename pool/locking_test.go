@@ -26,7 +26,8 @@ func TestWithLockedThreads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPool(t, append([]pool.Option{pool.WithWorkers(2)}, tt.opts...)...)
+			// No guests: every task runs on the pool's workers.
+			p := newPool(t, append([]pool.Option{pool.WithWorkers(2), pool.WithGuests(0)}, tt.opts...)...)
 			var locked, unlocked atomic.Int64
 			watchdog(t, func() {
 				p.Scope(func(s *pool.Scope) {

@@ -20,9 +20,15 @@ type Stats struct {
 	// worker's count may lag by up to 63.
 	Executed uint64
 	Injected uint64 // jobs submitted from outside the pool
+	// GuestCalls counts the calls from goroutines that are no worker that
+	// ran on the calling goroutine (see WithGuests); the others were
+	// injected.
+	GuestCalls uint64
 	Sleeps   uint64 // times a worker blocked
 	Wakeups  uint64 // times a blocked worker was woken by another
-	// PerWorker has each worker's counts, by index.
+	// PerWorker has each worker's counts, by index: the pool's workers,
+	// then each spare that has run and each guest slot a caller has used
+	// (WithSpares, WithGuests), in the order they were first needed.
 	PerWorker []WorkerStats
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1), or ran in place of a job
@@ -39,8 +45,7 @@ type Stats struct {
 	// SparesStarted counts the times a spare worker started (or started
 	// again) in place of a worker whose task blocked, SparesRunning how
 	// many run now, and BlockedTime is how long, in all, workers were
-	// seen blocked in tasks (see WithSpares). PerWorker has an entry for
-	// each spare that has run, after the pool's workers.
+	// seen blocked in tasks (see WithSpares).
 	SparesStarted uint64
 	SparesRunning int
 	BlockedTime   time.Duration
@@ -82,7 +87,7 @@ func (s Stats) String() string {
 // same fields: a counter the engine adds cannot be left out here.
 func statsOf(r *runtime.Registry) Stats {
 	c := r.Counts()
-	st := Stats{Workers: r.Workers(), Injected: c.Injected, MaxHelpDepth: c.MaxHelpDepth,
+	st := Stats{Workers: r.Workers(), Injected: c.Injected, GuestCalls: c.GuestCalls, MaxHelpDepth: c.MaxHelpDepth,
 		Steals: c.Total.Steals, Executed: c.Total.Executed, Sleeps: c.Total.Sleeps, Wakeups: c.Total.Wakeups,
 		StealsByLevel: c.Total.StealsByLevel, Inversions: c.Total.Inversions,
 		PerWorker: make([]WorkerStats, len(c.Workers))}

@@ -51,7 +51,9 @@ func TestPerWorkerStatsAddUp(t *testing.T) {
 		}
 	})
 	st := p.Stats()
-	require.Len(t, st.PerWorker, 2)
+	// The workers, and the guest slot the calls ran on.
+	require.Len(t, st.PerWorker, 3)
+	assert.Equal(t, uint64(5), st.GuestCalls)
 	var executed, steals, sleeps, wakeups uint64
 	for _, w := range st.PerWorker {
 		executed += w.Executed
@@ -94,12 +96,12 @@ func TestTraceReportsStealsAndSleeps(t *testing.T) {
 		case pool.EventSteal:
 			steals++
 			assert.NotEqual(t, e.Worker, e.Victim, "%v", e)
-			assert.Contains(t, []int{0, 1}, e.Victim)
+			assert.Contains(t, []int{0, 1, 2}, e.Victim) // the workers and the calls' guest slot
 		case pool.EventSleep:
 			sleeps++
 			assert.Equal(t, -1, e.Victim)
 		}
-		assert.Contains(t, []int{0, 1}, e.Worker)
+		assert.Contains(t, []int{0, 1, 2}, e.Worker)
 	}
 	assert.Equal(t, st.Steals, steals, "steal events")
 	assert.LessOrEqual(t, sleeps, st.Sleeps, "sleep events (Stats read later)")

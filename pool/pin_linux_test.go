@@ -13,7 +13,8 @@ import (
 func TestPinningBindsEachWorkerToOneCPU(t *testing.T) {
 	var all unix.CPUSet
 	require.NoError(t, unix.SchedGetaffinity(0, &all))
-	p := newPool(t, pool.WithWorkers(2), pool.WithPinning(true))
+	// No guests: a guest runs on its caller's thread, which is not pinned.
+	p := newPool(t, pool.WithWorkers(2), pool.WithPinning(true), pool.WithGuests(0))
 	watchdog(t, func() {
 		p.Scope(func(s *pool.Scope) {
 			for range 2 {

@@ -125,8 +125,38 @@ func WithSpares(n int) Option {
 	}
 }
 
+// DefaultGuests is how many goroutines that are no worker may run their
+// calls on themselves at once, as guests of the pool, unless WithGuests
+// says otherwise.
+const DefaultGuests = 64
+
+// WithGuests sets how many goroutines that are no worker may run their
+// calls on themselves at once (n >= 0; the default is DefaultGuests).
+//
+// A call from a goroutine that is no worker (Run, Scope, Join and package
+// forkjoin's functions) runs on the calling goroutine, which takes part in
+// the pool for the call's length as a guest: its forks and spawns are
+// open to the workers, who are woken to steal them, and it helps run
+// them while it waits, as a worker does. So a request handler that forks
+// keeps its own goroutine busy instead of parking it and waking a worker
+// (docs/guide.md, "In a server"). While it is a guest, Current returns
+// the pool and WorkerIndex an index in [Workers(), MaxWorkers()), as for
+// a spare; its thread is the caller's own, not locked by the pool. When
+// more than n goroutines call at once, the others hand their call to the
+// workers and block until it is done, as every call did with n = 0.
+func WithGuests(n int) Option {
+	return func(c *config) error {
+		if n < 0 || n > runtime.MaxWorkers-1 {
+			return fmt.Errorf("pool.WithGuests(%d): want 0 to %d guests", n, runtime.MaxWorkers-1)
+		}
+		c.Guests = n
+		return nil
+	}
+}
+
 // WithPinning pins worker i to the i-th CPU (modulo their number) of the
-// process's affinity set. Linux only; ignored elsewhere.
+// process's affinity set. Linux only; ignored elsewhere. A guest
+// (WithGuests) runs on its caller's thread, which is not pinned.
 func WithPinning(on bool) Option {
 	return func(c *config) error { c.Pin = on; return nil }
 }
@@ -175,7 +205,7 @@ func WithTrace(f func(Event)) Option {
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {
-	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, PanicValue: panicValue{}, Closed: ErrClosed}}
+	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, Guests: DefaultGuests, PanicValue: panicValue{}, Closed: ErrClosed}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")
@@ -185,6 +215,7 @@ func New(opts ...Option) (*Pool, error) {
 		}
 	}
 	c.Spares = min(c.Spares, runtime.MaxWorkers-c.Workers)
+	c.Guests = min(c.Guests, runtime.MaxWorkers-c.Workers-c.Spares)
 	reg, err := runtime.NewRegistry(c.Config)
 	if err != nil {
 		return nil, fmt.Errorf("pool.New: %w", err)
@@ -203,8 +234,8 @@ func (p *Pool) Workers() int {
 }
 
 // MaxWorkers returns the number of worker indexes the pool may use: its
-// workers and the spares it may start while workers are blocked
-// (WithSpares). WorkerIndex is always below it: size per-worker state by
+// workers, the spares it may start while workers are blocked
+// (WithSpares) and the guest slots of callers (WithGuests). WorkerIndex is always below it: size per-worker state by
 // MaxWorkers, with a slot for -1.
 func (p *Pool) MaxWorkers() int {
 	if p == nil {

@@ -119,7 +119,7 @@ func TestAPipelineStartedInsideATaskCompletes(t *testing.T) {
 // that block to resume.
 func TestSparesStayWithinTheBound(t *testing.T) {
 	needSpares(t)
-	p := newPool(t, pool.WithWorkers(1), pool.WithSpares(2))
+	p := newPool(t, pool.WithWorkers(1), pool.WithSpares(2), pool.WithGuests(0))
 	assert.Equal(t, 3, p.MaxWorkers())
 	testutil.Watchdog(t, sparesLimit, func() {
 		var most atomic.Int32

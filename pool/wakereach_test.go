@@ -123,7 +123,9 @@ func TestWakeUpsReachEveryWorkerInLogHops(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/P=%d", st.name, workers), func(t *testing.T) {
 			testutil.WithProcs(t, workers+1)
 			wt := &wakeTree{asleep: map[int]bool{}, waker: map[int]int{}}
-			p, err := pool.New(pool.WithWorkers(workers), pool.WithTrace(wt.trace))
+			// No guests: the burst starts from a call injected from
+			// outside, so that every worker's depth counts from there.
+			p, err := pool.New(pool.WithWorkers(workers), pool.WithTrace(wt.trace), pool.WithGuests(0))
 			require.NoError(t, err)
 			defer func() { require.NoError(t, p.Close()) }()
 			watchdog(t, func() {

@@ -45,3 +45,13 @@ func (p *prioState) checkQueued(l int) {
 		}
 	}
 }
+
+// checkGuestLeft panics if guest slot w leaves a call with state of it
+// still in the slot: a join frame, an isolated region, a task level, or a
+// lineage entry (guest.go).
+func checkGuestLeft(w *Worker) {
+	if w.depth != 0 || w.privHead != 0 || w.iso != 0 || len(w.isoStack) != 0 || w.curLevel != 0 || w.lineageDepth != 0 || w.helping != 0 {
+		panic(fmt.Sprintf("runtime: guest slot %d left a call with state in it: depth %d, private from %d, isolation %d (%d entered), level %d, lineage %d, helping %d",
+			w.index, w.depth, w.privHead, w.iso, len(w.isoStack), w.curLevel, w.lineageDepth, w.helping))
+	}
+}

@@ -58,9 +58,19 @@ func (j *offPoolB) Run(w *Worker) {
 // It returns when both have returned (b runs even if a panicked, as in
 // JoinCurrent); a panic in a wins over one in b. Nested joins inside a run the same
 // way (the caller is still no worker); those inside b run on r.
+//
+// When a guest slot is free (guest.go) the caller takes it and joins as a
+// worker of r does: b goes on the slot's deque for r's workers to steal,
+// a runs in place, and the caller helps while a thief runs b.
 func (r *Registry) JoinOffPool(call string, a, b func()) {
 	r.enter(call)
 	defer r.leave()
+	if g := r.acquireGuest(); g != nil {
+		if pe := r.runAsGuest(g, func() { JoinCurrent(call, a, b, nil) }); pe != nil {
+			r.Raise(pe)
+		}
+		return
+	}
 	j := &offPoolB{fn: b, reg: r, done: make(chan struct{})}
 	j.job.Init(j, nil)
 	r.inject(&j.job, 1)

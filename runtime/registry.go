@@ -73,6 +73,11 @@ type Config struct {
 	// Spares run only with locked workers on Linux, where the monitor can
 	// tell a blocked worker (monitor.go). Workers+Spares <= MaxWorkers.
 	Spares int
+	// Guests is how many goroutines that are no worker may run their
+	// calls at once on the calling goroutine as guests of the registry
+	// (guest.go); 0 makes every such call inject its work and block.
+	// Workers+Spares+Guests <= MaxWorkers.
+	Guests int
 
 	// analysis makes the analysis worker (analyze.go): its variant deque
 	// is an analysisDeque, and it stands in for every registry.
@@ -91,10 +96,15 @@ const MaxWorkers = 4096
 // from outside, and the sleep state that coordinates them. pool.Pool is its
 // public face.
 type Registry struct {
-	// workers holds the registry's workers, then its spare slots:
-	// workers[:live] have started (spares.go).
+	// workers holds the registry's workers, then its spare and guest
+	// slots in the order they were made: workers[:live] are made (and a
+	// spare's started), which is what thieves scan (spares.go, guest.go).
+	// newWorker makes slot i's Worker; slotMu orders the making of slots.
 	workers      []*Worker
 	live         atomic.Int32
+	newWorker    func(i int, spare bool) *Worker
+	slotMu       sync.Mutex
+	guests       guests
 	size         int // Config.Workers
 	spares       spares
 	sleep        *sleep.Sleep
@@ -135,13 +145,19 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Spares < 0 || cfg.Workers+cfg.Spares > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-cfg.Workers)
 	}
+	if cfg.Guests < 0 || cfg.Workers+cfg.Spares+cfg.Guests > MaxWorkers {
+		return nil, fmt.Errorf("spindle: %d guest slots: want 0 to %d", cfg.Guests, MaxWorkers-cfg.Workers-cfg.Spares)
+	}
+	if cfg.analysis {
+		cfg.Guests = 0 // calls run in place on the analysis worker
+	}
 	if cfg.Unlocked || cfg.analysis || !canWatchThreads {
 		cfg.Spares = 0 // the monitor cannot tell blocked workers (monitor.go)
 	}
 	if cfg.Pin && cfg.Unlocked {
 		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers + cfg.Spares), size: cfg.Workers, panicHandler: cfg.PanicHandler,
+	r := &Registry{sleep: sleep.New(cfg.Workers + cfg.Spares + cfg.Guests), size: cfg.Workers, panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed}
 	if r.panics = cfg.PanicValue; r.panics == nil {
 		r.panics = recordValue{}
@@ -183,7 +199,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		// path has no branch for it.
 		cfg.Deque = func() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }
 	}
-	newWorker := func(i int) *Worker {
+	newWorker := func(i int, spare bool) *Worker {
 		w := &Worker{
 			reg:   r,
 			index: i,
@@ -208,15 +224,19 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			w.levels[l] = newWorkerDeque(64)
 		}
 		w.terminate.owner = w
-		if i >= cfg.Workers {
+		if spare {
 			w.spare, w.spareWake = true, make(chan struct{}, 1)
 		}
 		return w
 	}
-	r.workers = make([]*Worker, cfg.Workers+cfg.Spares)
+	r.workers = make([]*Worker, cfg.Workers+cfg.Spares+cfg.Guests)
 	for i := range cfg.Workers {
-		r.workers[i] = newWorker(i)
+		r.workers[i] = newWorker(i, false)
 	}
+	r.newWorker = newWorker
+	r.spares.max = cfg.Spares
+	r.guests.max = cfg.Guests
+	r.guests.free = make(chan *Worker, cfg.Guests)
 	r.live.Store(int32(cfg.Workers))
 	var started sync.WaitGroup
 	started.Add(cfg.Workers)
@@ -231,7 +251,6 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	started.Wait()
 	if cfg.Spares > 0 {
 		sp := &r.spares
-		sp.newWorker = newWorker
 		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
 		sp.posted = make(chan struct{}, cfg.Spares)
 		go r.monitor()
@@ -252,7 +271,7 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	if cpu >= 0 {
 		pinThread(cpu)
 	}
-	w.g = currentG()
+	w.g.Store(currentG())
 	w.setLabels()
 	registerWorker(w)
 	started.Done()
@@ -441,6 +460,9 @@ type Counts struct {
 	// once, so its totals add up even while workers run.
 	Total    WorkerStats
 	Injected uint64 // jobs submitted from outside the registry
+	// GuestCalls counts the calls from outside that ran on their caller
+	// as a guest (guest.go).
+	GuestCalls uint64
 	// MaxHelpDepth is the deepest any worker has nested jobs it took while
 	// waiting (its main loop's job counts as 1), or ran in place of a job
 	// it claimed because more urgent work was queued.
@@ -450,7 +472,7 @@ type Counts struct {
 // Counts returns a snapshot of the counters.
 func (r *Registry) Counts() Counts {
 	live := r.liveWorkers()
-	c := Counts{Workers: make([]WorkerStats, len(live)), Injected: r.injected.Load()}
+	c := Counts{Workers: make([]WorkerStats, len(live)), Injected: r.injected.Load(), GuestCalls: r.guests.calls.Load()}
 	for i, w := range live {
 		ws := r.sleep.WorkerStats(i)
 		pw := WorkerStats{

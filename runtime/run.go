@@ -32,7 +32,9 @@ func (j *runJob) Run(w *Worker) {
 //   - From a worker of r, f runs right there.
 //   - From a worker of another registry, f is injected into r and the
 //     caller keeps serving its own registry until f is done.
-//   - From any other goroutine, f is injected and the caller blocks.
+//   - From any other goroutine, f runs on the caller, a guest of r for
+//     the call (guest.go); when every guest slot is taken, f is injected
+//     and the caller blocks.
 func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
 	if w != nil && (w.reg == r || w.analysing) {
@@ -43,6 +45,14 @@ func (r *Registry) Run(call string, f func()) {
 	}
 	r.enter(call)
 	defer r.leave()
+	if w == nil {
+		if g := r.acquireGuest(); g != nil {
+			if pe := r.runAsGuest(g, f); pe != nil {
+				r.Raise(pe)
+			}
+			return
+		}
+	}
 	j := &runJob{fn: f, reg: r}
 	if w == nil {
 		j.done = make(chan struct{})

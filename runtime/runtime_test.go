@@ -55,19 +55,20 @@ func TestWorkerTableCollisions(t *testing.T) {
 		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
 			g += 8
 		}
-		w := &Worker{g: g}
+		w := &Worker{}
+		w.g.Store(g)
 		ws = append(ws, w)
 		registerWorker(w)
 	}
 	for _, w := range ws {
-		assert.Same(t, w, lookupWorker(w.g))
+		assert.Same(t, w, lookupWorker(w.g.Load()))
 	}
 	assert.Nil(t, lookupWorker(base+1))
 	for i, w := range ws {
 		unregisterWorker(w)
-		assert.Nil(t, lookupWorker(w.g))
+		assert.Nil(t, lookupWorker(w.g.Load()))
 		for _, other := range ws[i+1:] {
-			assert.Same(t, other, lookupWorker(other.g))
+			assert.Same(t, other, lookupWorker(other.g.Load()))
 		}
 	}
 	assert.Nil(t, overflow.Load())
@@ -75,7 +76,7 @@ func TestWorkerTableCollisions(t *testing.T) {
 
 func contains(ws []*Worker, g uintptr) bool {
 	for _, w := range ws {
-		if w.g == g {
+		if w.g.Load() == g {
 			return true
 		}
 	}

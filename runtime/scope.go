@@ -234,7 +234,7 @@ func (s *Scope) queueTask(w *Worker, j *Job, typed bool) {
 func (s *Scope) spawner(call string) *Worker {
 	g := currentG()
 	w := s.owner
-	if w.g != g {
+	if w.g.Load() != g {
 		w = s.reg.workerOf(g)
 	}
 	if !s.addOwn(w) {

@@ -57,7 +57,9 @@ type spares struct {
 	activations  atomic.Uint64
 	blockedNanos atomic.Int64
 
-	newWorker func(i int) *Worker // makes slot i's Worker
+	// made counts the spare slots made (under Registry.slotMu); max
+	// bounds it (Config.Spares).
+	made, max int
 
 	// wake kicks the monitor out of its idle park (kickMonitor); stop,
 	// closed by Close, ends it, and done is closed when it has ended.
@@ -120,28 +122,47 @@ const spareKeepAlive = time.Second
 func (r *Registry) activateSpare() bool {
 	live := int(r.live.Load())
 	for _, w := range r.workers[r.size:live] {
-		if w.spareState.CompareAndSwap(spareDormant, spareActive) {
+		if w.spare && w.spareState.CompareAndSwap(spareDormant, spareActive) {
 			r.countActivation(w)
 			w.spareWake <- struct{}{} // empty: the spare took the last token before it turned dormant
 			return true
 		}
 	}
 	for _, w := range r.workers[r.size:live] {
-		if w.spareState.CompareAndSwap(spareExited, spareActive) {
+		if w.spare && w.spareState.CompareAndSwap(spareExited, spareActive) {
 			r.countActivation(w)
 			r.startSpare(w)
 			return true
 		}
 	}
-	if live == len(r.workers) {
-		return false
+	return r.newSlot(true) != nil
+}
+
+// newSlot makes the next slot, a spare (started, and counted as an
+// activation) or a guest slot, and returns its Worker, or nil when every
+// slot of that kind is made.
+func (r *Registry) newSlot(spare bool) *Worker {
+	r.slotMu.Lock()
+	defer r.slotMu.Unlock()
+	made, max := &r.guests.made, r.guests.max
+	if spare {
+		made, max = &r.spares.made, r.spares.max
 	}
-	w := r.spares.newWorker(live)
+	if *made == max {
+		return nil
+	}
+	*made++
+	live := int(r.live.Load())
+	w := r.newWorker(live, spare)
 	r.workers[live] = w
-	r.countActivation(w)
-	r.startSpare(w)
+	if spare {
+		r.countActivation(w)
+		r.startSpare(w)
+	} else {
+		r.sleep.ParkOnChannel(live) // a goroutine, not a thread of its own
+	}
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
-	return true
+	return w
 }
 
 func (r *Registry) countActivation(w *Worker) {

@@ -30,7 +30,12 @@ type Worker struct {
 
 	reg   *Registry
 	index int
-	g     uintptr // currentG of the worker goroutine; the worker table's key
+	// g is currentG of the goroutine running the worker, the worker
+	// table's key. Atomic because a slot is run by one goroutine after
+	// another (spares restart, guests come and go: guest.go) while other
+	// goroutines compare it in lookups; on amd64 and arm64 the load is a
+	// plain move.
+	g     atomic.Uintptr
 	deque *deque.ChaseLev[Job]
 	// variant, when set (Config.Deque, or Config.EagerPublish), replaces
 	// deque as the public deque, for comparing deque algorithms inside the

@@ -31,7 +31,7 @@ func tableSlot(g uintptr) *atomic.Pointer[Worker] {
 }
 
 func lookupWorker(g uintptr) *Worker {
-	if w := tableSlot(g).Load(); w != nil && w.g == g {
+	if w := tableSlot(g).Load(); w != nil && w.g.Load() == g {
 		return w
 	}
 	return lookupOverflow(g)
@@ -40,7 +40,7 @@ func lookupWorker(g uintptr) *Worker {
 func lookupOverflow(g uintptr) *Worker {
 	if o := overflow.Load(); o != nil {
 		for _, w := range *o {
-			if w.g == g {
+			if w.g.Load() == g {
 				return w
 			}
 		}
@@ -51,7 +51,7 @@ func lookupOverflow(g uintptr) *Worker {
 func registerWorker(w *Worker) {
 	tableMu.Lock()
 	defer tableMu.Unlock()
-	if slot := tableSlot(w.g); slot.Load() == nil {
+	if slot := tableSlot(w.g.Load()); slot.Load() == nil {
 		slot.Store(w)
 		return
 	}
@@ -66,7 +66,7 @@ func registerWorker(w *Worker) {
 func unregisterWorker(w *Worker) {
 	tableMu.Lock()
 	defer tableMu.Unlock()
-	if slot := tableSlot(w.g); slot.Load() == w {
+	if slot := tableSlot(w.g.Load()); slot.Load() == w {
 		slot.Store(nil)
 		return
 	}

@@ -54,9 +54,18 @@ type Sleep struct {
 	// sleepyFence, if set (before the workers start), runs after a worker
 	// announces itself sleepy. See FenceWhenSleepy.
 	sleepyFence func()
-	// releaseP makes parks give the P back at once (see ReleaseP).
-	releaseP atomic.Bool
+	// releaseP makes parks give the P back at once (see ReleaseP);
+	// always is set for good, for the workers that always do
+	// (ParkOnChannel).
+	releaseP, always atomic.Bool
 }
+
+// ParkOnChannel makes worker i's parks always give the P back at once,
+// whatever ReleaseP says: for a slot run by ordinary goroutines that come
+// and go (runtime's guests), whose blocked futex call would hold the P of
+// the program's own goroutines until sysmon retakes it. Call it before
+// worker i first parks.
+func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
 
 // ReleaseP sets whether parked workers give their P back at once (on),
 // or keep it until sysmon retakes it for a faster wake-up (off, the
@@ -135,6 +144,7 @@ func New(n int) *Sleep {
 		panic(fmt.Sprintf("sleep.New: %d workers, want 1..%d", n, MaxWorkers))
 	}
 	s := &Sleep{workers: make([]workerSleep, n)}
+	s.always.Store(true)
 	for i := range s.workers {
 		s.workers[i].parker.init()
 		s.workers[i].parker.follow(&s.releaseP)

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"sync/atomic"
+)
+
+// Guests: calls from goroutines that are no worker run on the caller.
+//
+// A program calls into a pool mostly from ordinary goroutines: request
+// handlers, pipeline stages, tests. Injecting the call and parking the
+// caller costs a sleeping worker's wake-up (a futex wake of a locked
+// thread, tens of microseconds on a VM), the caller's wake-up after it,
+// and, on a loaded machine, the workers and the callers taking turns on
+// the Ps instead of working. So a caller that is no worker of any registry
+// borrows a guest slot and runs its call itself, as Java's
+// ForkJoinTask.invoke does from a thread outside the pool: for the length
+// of the call the goroutine is a worker of the registry, with the slot's
+// deques, join records and sleep slot. Its forks and spawns go on the
+// slot's deque, where the pool's workers steal them (a sleeping worker is
+// woken by the first one published, as for any worker's job); while it
+// waits for stolen work it helps, as a worker does. When the call returns
+// the goroutine leaves: it is unregistered, and anything the call left
+// queued on the slot's deques for later (a detached Spawn, a group's or a
+// future's tasks that outlive the call) moves to the injector, so no state
+// of the caller remains in the pool.
+//
+// Slots. A registry has Config.Guests guest slots. They share the index
+// space past the registry's own workers with the spare slots (spares.go):
+// a slot is made the first time it is needed, spare or guest, and
+// workers[:live] are the slots made, which thieves scan. A guest slot
+// never has a goroutine of its own; between calls it is on the free
+// channel, its deques empty, its sleep slot unused (never counted as
+// looking or sleeping). A caller that finds no free slot and cannot make
+// one (more callers at once than Config.Guests) falls back to injecting
+// its call and blocking, as before guests existed: correct, slower.
+//
+// What a guest is: CurrentWorker returns its slot's Worker, so
+// WorkerIndex is the slot's index (at or past Workers(), below Slots(),
+// as for a spare), PerWorker has a cell for it, Current returns the pool,
+// and Isolate and priorities work as on any worker. A panic in the call
+// reaches the caller as it would from an injected call (re-raised after
+// everything the call started has finished). Close waits for the call,
+// which is counted as a call from outside (enter/leave) for its whole
+// length.
+type guests struct {
+	// free holds the guest slots made and not in use.
+	free chan *Worker
+	// made counts the guest slots made (under Registry.slotMu); max bounds
+	// it (Config.Guests).
+	made, max int
+	// running counts the guests in a call now; calls, the calls run by
+	// guests so far (Counts.GuestCalls).
+	running atomic.Int32
+	calls   atomic.Uint64
+}
+
+// acquireGuest returns a guest slot for the calling goroutine, or nil when
+// every slot is in use and no more may be made.
+func (r *Registry) acquireGuest() *Worker {
+	gs := &r.guests
+	select {
+	case w := <-gs.free:
+		return w
+	default:
+	}
+	if gs.max == 0 {
+		return nil
+	}
+	return r.newSlot(false)
+}
+
+// runAsGuest runs f on the calling goroutine as guest slot w (see the
+// notes above), with every worker's obligations: on its return all f
+// started and waits for has finished, and f's panic is returned, not
+// raised.
+func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
+	r.guests.running.Add(1)
+	r.guests.calls.Add(1)
+	w.g.Store(currentG())
+	w.offer.Store(1) // the caller's first fork is published (see Offer)
+	registerWorker(w)
+	returned := false
+	defer func() {
+		if !returned {
+			// Only runtime.Goexit gets here (Catch recovers panics): as
+			// on a worker (Worker.start), jobs f started may be half done
+			// and their thieves' waiters would wait forever.
+			unregisterWorker(w)
+			go panic(ErrTaskGoexit)
+		}
+	}()
+	pe := r.Catch(f)
+	returned = true
+	r.leaveGuest(w)
+	return pe
+}
+
+// leaveGuest ends guest w's call: what the slot holds for others goes out
+// (its scope credit and job count, as before any idle wait), jobs left
+// queued on its deques move to the injectors, and the slot goes back on
+// the free channel.
+func (r *Registry) leaveGuest(w *Worker) {
+	w.flushCredit()
+	w.publishExecuted()
+	unregisterWorker(w)
+	// Nothing of the call is in progress (its joins and scopes returned),
+	// so what is queued here is detached from it: move it where every
+	// worker looks. A thief may take some meanwhile; each job goes one
+	// way. The call ran outside any isolated region (a guest starts at
+	// iso 0 and regions nest), so the jobs belong to none.
+	for j := w.publicPop(); j != nil; j = w.publicPop() {
+		r.injectLevel(j, 1)
+	}
+	for j := w.popLevels(); j != nil; j = w.popLevels() {
+		r.injectLevel(j, 1)
+	}
+	w.siblings = 0
+	if debugChecks {
+		checkGuestLeft(w)
+	}
+	r.guests.running.Add(-1)
+	r.guests.free <- w // room for every slot: never blocks
+}
