@@ -24,8 +24,8 @@ type Stats struct {
 	// ran on the calling goroutine (see WithGuests); the others were
 	// injected.
 	GuestCalls uint64
-	Sleeps   uint64 // times a worker blocked
-	Wakeups  uint64 // times a blocked worker was woken by another
+	Sleeps     uint64 // times a worker blocked
+	Wakeups    uint64 // times a blocked worker was woken by another
 	// PerWorker has each worker's counts, by index: the pool's workers,
 	// then each spare that has run and each guest slot a caller has used
 	// (WithSpares, WithGuests), in the order they were first needed.
