@@ -18,17 +18,23 @@ import (
 func watchdog(t *testing.T, body func()) { testutil.Watchdog(t, testutil.Limit, body) }
 
 // newPool starts a pool that the test closes when it ends.
+// newPool returns a pool of workers workers and no guests: a test's
+// p.Run then runs on one of the workers, and they are all there is to run
+// its forks, as the tests of worker counts assume. Calls from outside,
+// where the caller takes part as a guest, run on pool.Default() (the
+// off-pool place).
 func newPool(t testing.TB, workers int, opts ...pool.Option) *pool.Pool {
 	t.Helper()
-	p, err := pool.New(append([]pool.Option{pool.WithWorkers(workers)}, opts...)...)
+	p, err := pool.New(append([]pool.Option{pool.WithWorkers(workers), pool.WithGuests(0)}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p
 }
 
 // place is where a test runs the code under test: on the calling
-// goroutine (off-pool, so on pool.Default()), or inside Run of a pool with
-// 1 or 2 workers.
+// goroutine (off-pool, so on pool.Default(), the caller taking part as a
+// guest), or inside Run of a pool with 1 or 2 workers and no guests, so
+// that the body runs on one of those workers and they are all there is.
 type place struct {
 	name    string
 	workers int // 0: off-pool

@@ -1,0 +1,57 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+)
+
+var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated rounds of the three handlers per setting; each metric is the best (req/s) or median (latency) of them")
+
+// BenchmarkServer is a server's callers (server.go): for requests of 20k
+// and 200k elements (about 15 and 150 us) and 1, 2, 8 and 64 clients, it
+// runs the serial, goroutine and spindle handlers in alternated rounds in
+// one process, each round b.N requests per handler, and reports each
+// handler's best throughput (req/s), median p50 and p99 latencies (us),
+// and its throughput over the best of serial and goroutines
+// (x-best-other). Run it with -benchtime Nx: N requests per round.
+func BenchmarkServer(b *testing.B) {
+	for _, n := range []int{20_000, 200_000} {
+		want := ServerRequest(0, n)
+		for _, clients := range []int{1, 2, 8, 64} {
+			b.Run(fmt.Sprintf("n=%d/clients=%d", n, clients), func(b *testing.B) {
+				requests := max(b.N, 2*clients)
+				runs := make(map[string][]ServerRun)
+				for range *serverRounds {
+					for _, st := range ServerStyles {
+						run, ok := RunServer(clients, requests, n, st.Serve, want)
+						if !ok {
+							b.Fatalf("%s: a wrong answer", st.Name)
+						}
+						runs[st.Name] = append(runs[st.Name], run)
+					}
+				}
+				best := func(name string) float64 {
+					var m float64
+					for _, r := range runs[name] {
+						m = max(m, r.PerSecond())
+					}
+					return m
+				}
+				other := max(best("serial"), best("goroutines"))
+				for _, st := range ServerStyles {
+					var p50, p99 []float64
+					for _, r := range runs[st.Name] {
+						p50 = append(p50, float64(r.Quantile(0.5).Nanoseconds())/1e3)
+						p99 = append(p99, float64(r.Quantile(0.99).Nanoseconds())/1e3)
+					}
+					b.ReportMetric(best(st.Name), st.Name+"-req/s")
+					b.ReportMetric(Median(p50), st.Name+"-p50-us")
+					b.ReportMetric(Median(p99), st.Name+"-p99-us")
+				}
+				b.ReportMetric(best("spindle")/other, "spindle-x-best-other")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
