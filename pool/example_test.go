@@ -327,11 +327,11 @@ func ExamplePool_Stats() {
 	p := exPool(2)
 	defer p.Close()
 	p.Run(func() { exSum(exOneToN(100_000)) })
-	// The counters depend on the schedule; a call from a goroutine that is
-	// no worker runs on that goroutine, as a guest of the pool.
+	// The counters depend on the schedule; calls from outside the pool
+	// are always injected.
 	st := p.Stats()
-	fmt.Println(st.Workers, st.GuestCalls)
-	// Output: 2 1
+	fmt.Println(st.Workers, len(st.PerWorker), st.Injected >= 1)
+	// Output: 2 2 true
 }
 
 func ExamplePerWorker() {
@@ -404,13 +404,9 @@ func ExampleWorkerIndex() {
 	p := exPool(1)
 	defer p.Close()
 	fmt.Println(pool.WorkerIndex()) // not on a worker
-	// The caller runs its call itself, as a guest: its index is past the
-	// workers'. A task the workers run has a worker's index.
-	p.Run(func() { fmt.Println(pool.WorkerIndex() >= p.Workers()) })
-	fmt.Println(pool.Submit(p, pool.WorkerIndex).Wait())
+	p.Run(func() { fmt.Println(pool.WorkerIndex()) })
 	// Output:
 	// -1
-	// true
 	// 0
 }
 

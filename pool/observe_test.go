@@ -44,7 +44,7 @@ func TestDefaultNamesAreDistinct(t *testing.T) {
 
 // Per-worker counts add up to the pool's totals, and String shows them.
 func TestPerWorkerStatsAddUp(t *testing.T) {
-	p := newPool(t, pool.WithWorkers(2))
+	p := newPool(t, pool.WithWorkers(2), pool.WithGuests(1))
 	watchdog(t, func() {
 		for range 5 {
 			p.Run(func() { fibCall(20) })
@@ -75,7 +75,7 @@ func TestPerWorkerStatsAddUp(t *testing.T) {
 func TestTraceReportsStealsAndSleeps(t *testing.T) {
 	var mu sync.Mutex
 	var events []pool.Event
-	p := newPool(t, pool.WithWorkers(2), pool.WithTrace(func(e pool.Event) {
+	p := newPool(t, pool.WithWorkers(2), pool.WithGuests(1), pool.WithTrace(func(e pool.Event) {
 		mu.Lock()
 		events = append(events, e)
 		mu.Unlock()

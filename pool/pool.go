@@ -127,19 +127,24 @@ func WithSpares(n int) Option {
 
 // DefaultGuests is how many goroutines that are no worker may run their
 // calls on themselves at once, as guests of the pool, unless WithGuests
-// says otherwise.
-const DefaultGuests = 64
+// says otherwise: none. A guest is one more thread computing beside the
+// pool's GOMAXPROCS workers, and until the workers step aside for guests
+// that oversubscription costs a call from main that forks all the way
+// down more than the hand-off it saves (docs/performance/server.md).
+const DefaultGuests = 0
 
 // WithGuests sets how many goroutines that are no worker may run their
 // calls on themselves at once (n >= 0; the default is DefaultGuests).
 //
-// A call from a goroutine that is no worker (Run, Scope, Join and package
-// forkjoin's functions) runs on the calling goroutine, which takes part in
-// the pool for the call's length as a guest: its forks and spawns are
+// With n > 0, a call from a goroutine that is no worker (Run, Scope, Join
+// and package forkjoin's functions) runs on the calling goroutine, which
+// takes part in the pool for the call's length as a guest: its forks and spawns are
 // open to the workers, who are woken to steal them, and it helps run
 // them while it waits, as a worker does. So a request handler that forks
 // keeps its own goroutine busy instead of parking it and waking a worker
-// (docs/guide.md, "In a server"). While it is a guest, Current returns
+// (docs/performance/server.md has the measurements). While as many guests
+// compute as there are Ps, workers leave them alone and they wake nobody
+// for their own forks: each caller computes its call by itself. While it is a guest, Current returns
 // the pool and WorkerIndex an index in [Workers(), MaxWorkers()), as for
 // a spare; its thread is the caller's own, not locked by the pool. When
 // more than n goroutines call at once, the others hand their call to the

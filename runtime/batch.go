@@ -239,6 +239,10 @@ func (w *Worker) queuePart(b batcher, lo, hi, level int) {
 	b.addPart(w)
 	np := w.newPart(lo, hi, level)
 	np.b = b.forPart(np)
+	if w.guest && level == 0 && w.reg.saturated() {
+		w.pushUnannounced(&np.job, hi-lo) // the runner's wait pops it
+		return
+	}
 	w.pushLevel(&np.job, hi-lo)
 }
 

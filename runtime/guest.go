@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"sync/atomic"
 )
 
@@ -52,6 +53,22 @@ type guests struct {
 	// guests so far (Counts.GuestCalls).
 	running atomic.Int32
 	calls   atomic.Uint64
+	// procs is GOMAXPROCS as the last guest to arrive read it.
+	procs atomic.Int32
+}
+
+// saturated reports whether the guests in a call are as many as the Ps:
+// every P has a caller computing its own request, and a worker stealing
+// from one would only take turns on a P with the callers (and make the
+// caller wait for a thief that waits for a P). Thieves then leave guest
+// slots alone, and a guest arriving does not offer its first fork, so
+// sleeping workers stay asleep and each caller runs its call alone, as a
+// serial handler would. A guest's forks never need a thief: its joins
+// take them back and its waits pop them, so this costs parallelism only,
+// never progress.
+func (r *Registry) saturated() bool {
+	gs := &r.guests
+	return gs.running.Load() >= gs.procs.Load()
 }
 
 // acquireGuest returns a guest slot for the calling goroutine, or nil when
@@ -74,10 +91,13 @@ func (r *Registry) acquireGuest() *Worker {
 // started and waits for has finished, and f's panic is returned, not
 // raised.
 func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
+	r.guests.procs.Store(int32(goruntime.GOMAXPROCS(0)))
 	r.guests.running.Add(1)
 	r.guests.calls.Add(1)
 	w.g.Store(currentG())
-	w.offer.Store(1) // the caller's first fork is published (see Offer)
+	if !r.saturated() {
+		w.offer.Store(1) // the caller's first fork is published (see Offer)
+	}
 	registerWorker(w)
 	returned := false
 	defer func() {
@@ -93,6 +113,18 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	returned = true
 	r.leaveGuest(w)
 	return pe
+}
+
+// pushUnannounced puts j, holding tasks tasks, on guest w's public deque
+// without waking a sleeper for it: while the guests are saturated (see
+// saturated), for a job of the call's own that the guest's own wait pops
+// if nobody steals it (a join's fork, a bulk spawn's part), never for one
+// the call may not wait for (a detached spawn, a future).
+func (w *Worker) pushUnannounced(j *Job, tasks int) {
+	j.setTag(w.iso)
+	if !w.publicPush(j) {
+		w.reg.enqueue(j, tasks)
+	}
 }
 
 // leaveGuest ends guest w's call: what the slot holds for others goes out

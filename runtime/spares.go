@@ -159,6 +159,7 @@ func (r *Registry) newSlot(spare bool) *Worker {
 		r.countActivation(w)
 		r.startSpare(w)
 	} else {
+		w.guest = true
 		r.sleep.ParkOnChannel(live) // a goroutine, not a thread of its own
 	}
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it

@@ -128,8 +128,9 @@ type Worker struct {
 	analysing bool
 
 	// locked is set when the worker goroutine locked its thread (the
-	// default; see Config.Unlocked).
+	// default; see Config.Unlocked); guest on a guest slot (guest.go).
 	locked bool
+	guest  bool
 
 	// iso is the isolation tag of the context the worker runs in, 0
 	// outside any isolated region; isoStack holds the contexts it
@@ -312,6 +313,9 @@ func (w *Worker) publishOldest() bool {
 	if !w.publicPush(j) {
 		w.reg.enqueue(j, 1)
 		return true
+	}
+	if w.guest && w.reg.saturated() {
+		return true // the fork takes it back (guest.go)
 	}
 	w.sleep.NewInternalJobs(1, wasEmpty)
 	return true
@@ -782,6 +786,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 	if tries <= 0 || n == 1 {
 		return nil
 	}
+	skipGuests := n > w.reg.size && w.reg.saturated() // guest.go
 	for {
 		retry := false
 		v := int(w.random() % uint64(n))
@@ -793,6 +798,9 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 				continue
 			}
 			tried++
+			if skipGuests && workers[v].guest {
+				continue
+			}
 			j, res := try(workers[v])
 			workers[v].requestOffer() // see Offer
 			switch res {

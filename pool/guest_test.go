@@ -1,0 +1,113 @@
+package pool_test
+
+import (
+	"bytes"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/internal/testutil"
+	"github.com/spindle-go/spindle/pool"
+)
+
+// goroutineHeader is the first line of the calling goroutine's stack,
+// "goroutine N [running]:", which names the goroutine.
+func goroutineHeader() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	line, _, _ := bytes.Cut(buf, []byte("\n"))
+	return string(line)
+}
+
+// With guests, a call from a goroutine that is no worker runs on that
+// goroutine, as a guest: an index past the workers', Current is the pool,
+// and the goroutine is the caller's. Stats counts the call.
+func TestGuestRunsOnTheCaller(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2), pool.WithGuests(2))
+	watchdog(t, func() {
+		caller := goroutineHeader()
+		var on string
+		var idx int
+		var cur *pool.Pool
+		p.Run(func() { on, idx, cur = goroutineHeader(), pool.WorkerIndex(), pool.Current() })
+		assert.Equal(t, caller, on, "the call ran on another goroutine")
+		assert.GreaterOrEqual(t, idx, p.Workers())
+		assert.Less(t, idx, p.MaxWorkers())
+		assert.Same(t, p, cur)
+		assert.Equal(t, -1, pool.WorkerIndex(), "the caller stays a guest after the call")
+		assert.Equal(t, uint64(1), p.Stats().GuestCalls)
+		assert.Zero(t, p.Stats().Injected)
+	})
+}
+
+// A guest's forks are open to the workers: the first half of a join waits
+// (with a deadline) until a worker has started the second half.
+func TestGuestForksAreStolen(t *testing.T) {
+	testutil.NeedTwoPs(t)
+	p := newPool(t, pool.WithWorkers(2), pool.WithGuests(2))
+	watchdog(t, func() {
+		var aIdx, bIdx atomic.Int64
+		var bStarted atomic.Bool
+		p.Run(func() {
+			pool.Join(func() {
+				aIdx.Store(int64(pool.WorkerIndex()))
+				for !bStarted.Load() {
+					runtime.Gosched()
+				}
+			}, func() {
+				bIdx.Store(int64(pool.WorkerIndex()))
+				bStarted.Store(true)
+			})
+		})
+		assert.GreaterOrEqual(t, int(aIdx.Load()), p.Workers(), "a ran on a worker, not on the caller")
+		assert.Less(t, int(bIdx.Load()), p.Workers(), "b was not stolen by a worker")
+	})
+}
+
+// Past WithGuests(n) callers at once, a call is handed to the workers as
+// before: the second caller, while the first holds the only guest slot,
+// runs on a worker.
+func TestGuestsPastTheBoundAreInjected(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2), pool.WithGuests(1))
+	watchdog(t, func() {
+		inside := make(chan struct{})
+		release := make(chan struct{})
+		done := make(chan int)
+		go p.Run(func() {
+			close(inside)
+			<-release
+		})
+		<-inside
+		go func() {
+			var idx int
+			p.Run(func() { idx = pool.WorkerIndex() })
+			done <- idx
+		}()
+		idx := <-done
+		close(release)
+		assert.Less(t, idx, p.Workers(), "the second caller ran as a guest past the bound")
+		s := p.Stats()
+		assert.Equal(t, uint64(1), s.GuestCalls)
+		assert.Equal(t, uint64(1), s.Injected)
+	})
+}
+
+// Work a guest's call leaves queued for later (a detached spawn) runs
+// after the call returns, on the workers: nothing stays on the slot.
+func TestGuestLeavesNothingBehind(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1), pool.WithGuests(1), pool.WithSpares(0))
+	watchdog(t, func() {
+		ran := make(chan int, 1)
+		block := make(chan struct{})
+		// The only worker is busy until the call has returned.
+		pool.Submit(p, func() int { <-block; return 0 })
+		p.Run(func() {
+			p.Spawn(func() { ran <- pool.WorkerIndex() })
+		})
+		close(block)
+		require.Equal(t, 0, <-ran, "the spawned task ran elsewhere than on the worker")
+	})
+}
