@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
 )
 
 // A server's callers: client goroutines send requests back to back, each
@@ -43,17 +44,35 @@ const serverGrain = 4096
 // ServerStyles are the handlers compared: serial on the client's
 // goroutine; a fan-out over GOMAXPROCS goroutines and a WaitGroup, as a Go
 // programmer writes it; and forkjoin.Fold called from the client's
-// goroutine (the default pool).
+// goroutine, on the default pool (spindle) and on a pool whose callers
+// run their calls as guests (spindle-guests, pool.WithGuests(64)).
 var ServerStyles = []ServerStyle{
 	{"serial", func(n int) uint64 { return ServerRequest(0, n) }},
 	{"goroutines", serveGoroutines},
-	{"spindle", func(n int) uint64 {
-		return forkjoin.Fold(0, n, serverGrain,
-			func() uint64 { return 0 },
-			func(acc uint64, lo, hi int) uint64 { return acc + ServerRequest(lo, hi) },
-			func(a, b uint64) uint64 { return a + b })
+	{"spindle", serveFold},
+	{"spindle-guests", func(n int) (s uint64) {
+		guestPool().Run(func() { s = serveFold(n) })
+		return s
 	}},
 }
+
+// serveFold is the spindle handler: forkjoin.Fold over the request.
+func serveFold(n int) uint64 {
+	return forkjoin.Fold(0, n, serverGrain,
+		func() uint64 { return 0 },
+		func(acc uint64, lo, hi int) uint64 { return acc + ServerRequest(lo, hi) },
+		func(a, b uint64) uint64 { return a + b })
+}
+
+// guestPool is the pool of spindle-guests, made on first use and never
+// closed.
+var guestPool = sync.OnceValue(func() *pool.Pool {
+	p, err := pool.New(pool.WithGuests(64))
+	if err != nil {
+		panic(err)
+	}
+	return p
+})
 
 // serveGoroutines splits the request into up to GOMAXPROCS pieces of at
 // least serverGrain elements, one goroutine each, the caller running the
