@@ -96,7 +96,8 @@ func TestGuestsPastTheBoundAreInjected(t *testing.T) {
 }
 
 // Work a guest's call leaves queued for later (a detached spawn) runs
-// after the call returns, on the workers: nothing stays on the slot.
+// after the call returns, on the workers. (That it leaves the guest's
+// slot for the injector is runtime's TestGuestMovesLeftoverJobsToTheInjector.)
 func TestGuestLeavesNothingBehind(t *testing.T) {
 	p := newPool(t, pool.WithWorkers(1), pool.WithGuests(1), pool.WithSpares(0))
 	watchdog(t, func() {

@@ -116,11 +116,18 @@ const DefaultSpares = 256
 // elsewhere no spare starts. Stats counts spares and the time workers
 // were seen blocked.
 func WithSpares(n int) Option {
+	return slotCount("pool.WithSpares", "spares", n, func(c *config) { c.Spares = n })
+}
+
+// slotCount is an option that sets, with set, a count n of worker slots
+// past the workers (spare workers, guests), or fails, naming call, when n
+// is out of [0, runtime.MaxWorkers-1].
+func slotCount(call, what string, n int, set func(c *config)) Option {
 	return func(c *config) error {
 		if n < 0 || n > runtime.MaxWorkers-1 {
-			return fmt.Errorf("pool.WithSpares(%d): want 0 to %d spares", n, runtime.MaxWorkers-1)
+			return fmt.Errorf("%s(%d): want 0 to %d %s", call, n, runtime.MaxWorkers-1, what)
 		}
-		c.Spares = n
+		set(c)
 		return nil
 	}
 }
@@ -138,25 +145,22 @@ const DefaultGuests = 0
 //
 // With n > 0, a call from a goroutine that is no worker (Run, Scope, Join
 // and package forkjoin's functions) runs on the calling goroutine, which
-// takes part in the pool for the call's length as a guest: its forks and spawns are
-// open to the workers, who are woken to steal them, and it helps run
-// them while it waits, as a worker does. So a request handler that forks
-// keeps its own goroutine busy instead of parking it and waking a worker
-// (docs/performance/server.md has the measurements). While as many guests
-// compute as there are Ps, workers leave them alone and they wake nobody
-// for their own forks: each caller computes its call by itself. While it is a guest, Current returns
-// the pool and WorkerIndex an index in [Workers(), MaxWorkers()), as for
-// a spare; its thread is the caller's own, not locked by the pool. When
-// more than n goroutines call at once, the others hand their call to the
-// workers and block until it is done, as every call did with n = 0.
+// takes part in the pool for the call's length as a guest: its forks and
+// spawns are open to the workers, who are woken to steal them, and it
+// helps run them while it waits, as a worker does. So a request handler
+// that forks keeps its own goroutine busy instead of parking it and
+// waking a worker (docs/performance/server.md has the measurements).
+// While as many guests compute as there are Ps, workers leave them alone
+// and they wake nobody for their own forks: each caller computes its call
+// by itself.
+//
+// While it is a guest, Current returns the pool and WorkerIndex an index
+// in [Workers(), MaxWorkers()), as for a spare; its thread is the
+// caller's own, not locked by the pool. When more than n goroutines call
+// at once, the others hand their call to the workers and block until it
+// is done, as every call does with n = 0.
 func WithGuests(n int) Option {
-	return func(c *config) error {
-		if n < 0 || n > runtime.MaxWorkers-1 {
-			return fmt.Errorf("pool.WithGuests(%d): want 0 to %d guests", n, runtime.MaxWorkers-1)
-		}
-		c.Guests = n
-		return nil
-	}
+	return slotCount("pool.WithGuests", "guests", n, func(c *config) { c.Guests = n })
 }
 
 // WithPinning pins worker i to the i-th CPU (modulo their number) of the

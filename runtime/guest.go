@@ -66,22 +66,23 @@ type guests struct {
 // serial handler would. A guest's forks never need a thief: its joins
 // take them back and its waits pop them, so this costs parallelism only,
 // never progress.
+// Without guests (Config.Guests 0) it is false.
 func (r *Registry) saturated() bool {
 	gs := &r.guests
-	return gs.running.Load() >= gs.procs.Load()
+	return gs.max > 0 && gs.running.Load() >= gs.procs.Load()
 }
 
 // acquireGuest returns a guest slot for the calling goroutine, or nil when
 // every slot is in use and no more may be made.
 func (r *Registry) acquireGuest() *Worker {
 	gs := &r.guests
+	if gs.max == 0 {
+		return nil
+	}
 	select {
 	case w := <-gs.free:
 		return w
 	default:
-	}
-	if gs.max == 0 {
-		return nil
 	}
 	return r.newSlot(false)
 }
@@ -146,7 +147,6 @@ func (r *Registry) leaveGuest(w *Worker) {
 	for j := w.popLevels(); j != nil; j = w.popLevels() {
 		r.injectLevel(j, 1)
 	}
-	w.siblings = 0
 	if debugChecks {
 		checkGuestLeft(w)
 	}
