@@ -99,12 +99,8 @@ type Registry struct {
 	// workers holds the registry's workers, then its spare and guest
 	// slots in the order they were made: workers[:live] are made (and a
 	// spare's started), which is what thieves scan (spares.go, guest.go).
-	// newWorker makes slot i's Worker; slotMu orders the making of slots.
 	workers      []*Worker
 	live         atomic.Int32
-	newWorker    func(i int, spare bool) *Worker
-	slotMu       sync.Mutex
-	guests       guests
 	size         int // Config.Workers
 	spares       spares
 	sleep        *sleep.Sleep
@@ -134,6 +130,13 @@ type Registry struct {
 	drained   *sync.Cond // signalled when active reaches zero after closed
 	closeOnce sync.Once
 	stopped   sync.WaitGroup
+
+	// Slots past the workers, made on demand (spares.go, guest.go), kept
+	// after the fields that workers read on every steal: newWorker makes
+	// slot i's Worker; slotMu orders the making of slots.
+	newWorker func(i int, spare bool) *Worker
+	slotMu    sync.Mutex
+	guests    guests
 }
 
 // NewRegistry starts cfg.Workers workers and returns once every one of them
