@@ -9,12 +9,13 @@ import (
 var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated rounds of the three handlers per setting; each metric is the best (req/s) or median (latency) of them")
 
 // BenchmarkServer is a server's callers (server.go): for requests of 20k
-// and 200k elements (about 15 and 150 us) and 1, 2, 8 and 64 clients, it
+// and 200k elements and 1, 2, 8 and 64 clients, it
 // runs the serial, goroutine and spindle handlers in alternated rounds in
 // one process, each round b.N requests per handler, and reports each
 // handler's best throughput (req/s), median p50 and p99 latencies (us),
 // and its throughput over the best of serial and goroutines
 // (x-best-other). Run it with -benchtime Nx: N requests per round.
+// docs/performance/server.md has its figures and what a request costs.
 func BenchmarkServer(b *testing.B) {
 	for _, n := range []int{20_000, 200_000} {
 		want := ServerRequest(0, n)

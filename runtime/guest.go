@@ -10,7 +10,7 @@ import (
 // A program calls into a pool mostly from ordinary goroutines: request
 // handlers, pipeline stages, tests. Injecting the call and parking the
 // caller costs a sleeping worker's wake-up (a futex wake of a locked
-// thread, tens of microseconds on a VM), the caller's wake-up after it,
+// thread), the caller's wake-up after it,
 // and, on a loaded machine, the workers and the callers taking turns on
 // the Ps instead of working. So a caller that is no worker of any registry
 // borrows a guest slot and runs its call itself, as Java's
