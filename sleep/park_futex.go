@@ -37,6 +37,7 @@ type parker struct {
 	word    atomic.Uint32
 	wake    chan struct{}
 	release *atomic.Bool // Sleep's ReleaseP setting
+	crowded *atomic.Bool // Sleep's SetCrowded setting
 }
 
 func (p *parker) init() { p.wake = make(chan struct{}, 1) }
@@ -44,9 +45,15 @@ func (p *parker) init() { p.wake = make(chan struct{}, 1) }
 // follow makes park read release (Sleep.ReleaseP) before each wait.
 func (p *parker) follow(release *atomic.Bool) { p.release = release }
 
+// givesP reports whether the next wait must give the P back at once:
+// ReleaseP, or the pool is crowded (Sleep.SetCrowded).
+func (p *parker) givesP() bool {
+	return p.release != nil && p.release.Load() || p.crowded != nil && p.crowded.Load()
+}
+
 func (p *parker) park() {
 	for !p.word.CompareAndSwap(1, 0) {
-		if p.release != nil && p.release.Load() {
+		if p.givesP() {
 			<-p.wake
 			continue
 		}
@@ -73,7 +80,7 @@ func (p *parker) parkFor(d time.Duration) bool {
 		if left <= 0 {
 			return false
 		}
-		if p.release != nil && p.release.Load() {
+		if p.givesP() {
 			t := time.NewTimer(left)
 			select {
 			case <-p.wake:

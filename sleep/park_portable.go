@@ -13,7 +13,10 @@ const Backend = "channel"
 // parker is a binary semaphore on a channel with room for one token: park
 // consumes a token, blocking until there is one; unpark provides one. The
 // protocol gives at most one token per park, so the send never blocks.
-type parker struct{ tokens chan struct{} }
+type parker struct {
+	tokens  chan struct{}
+	crowded *atomic.Bool // unused: a channel park always gives the P back
+}
 
 func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
 

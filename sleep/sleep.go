@@ -58,6 +58,9 @@ type Sleep struct {
 	// always is set for good, for the workers that always do
 	// (ParkOnChannel).
 	releaseP, always atomic.Bool
+	// crowded is set while the pool has more workers than GOMAXPROCS
+	// (see SetCrowded).
+	crowded atomic.Bool
 }
 
 // ParkOnChannel makes worker i's parks always give the P back at once,
@@ -78,6 +81,21 @@ func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
 func (s *Sleep) ReleaseP(on bool) {
 	if s.releaseP.Load() != on {
 		s.releaseP.Store(on)
+	}
+}
+
+// SetCrowded tells the idle loop whether the pool runs more workers than
+// there are Ps (GOMAXPROCS). A locked worker needs a P to run, and keeps
+// the one it has while it spins, yields its thread and (unless ReleaseP)
+// sleeps in the futex call; with more workers than Ps, a worker that has
+// work then waits for a P that an idle one holds, for up to the whole
+// idle window or until sysmon retakes it. While crowded, the idle loop
+// hands the P over instead: its yields are Go yields (runtime.Gosched),
+// which run a goroutine waiting for a P, and its parks give the P back
+// at once, as with ReleaseP.
+func (s *Sleep) SetCrowded(on bool) {
+	if s.crowded.Load() != on {
+		s.crowded.Store(on)
 	}
 }
 
@@ -148,6 +166,7 @@ func New(n int) *Sleep {
 	for i := range s.workers {
 		s.workers[i].parker.init()
 		s.workers[i].parker.follow(&s.releaseP)
+		s.workers[i].parker.crowded = &s.crowded
 	}
 	return s
 }
@@ -196,15 +215,23 @@ func (s *Sleep) WorkFound(queued func() bool) {
 
 // NoWorkFound is called by a looking worker after each failed search. It
 // pauses, yields or, after enough rounds, puts the worker to sleep until
-// work is posted or latch is set. hasInjected reports whether work injected
-// from outside the pool is waiting; it is the last check before blocking.
-func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
+// work is posted or latch is set. stayAwake reports whether the worker
+// must not block: work injected from outside the pool is waiting, or its
+// owner wants it out of the protocol (runtime's surplus workers). It is
+// the last check before blocking, made while the worker counts as
+// sleeping and holds its sleep lock, so an owner that changes its answer
+// and then wakes the worker (WakeSleeping) loses no wake-up.
+func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, stayAwake func() bool) {
 	switch {
 	case st.rounds < spinRounds:
 		pause(pauseIterations)
 		st.rounds++
 	case st.rounds < roundsUntilSleepy:
-		osYield()
+		if s.crowded.Load() {
+			goruntime.Gosched() // see SetCrowded
+		} else {
+			osYield()
+		}
 		st.rounds++
 	case st.rounds == roundsUntilSleepy:
 		// Give up the P once before going to sleep. A worker is a
@@ -223,13 +250,13 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, hasInjected func() bool) {
 		}
 		st.rounds++
 	default:
-		s.sleep(st, latch, hasInjected)
+		s.sleep(st, latch, stayAwake)
 	}
 }
 
 // sleep blocks the worker unless work was posted since it announced itself
 // sleepy, its latch was set, or injected work is waiting.
-func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
+func (s *Sleep) sleep(st *Idle, latch *Latch, stayAwake func() bool) {
 	if !latch.getSleepy() {
 		return // set meanwhile; the caller sees it
 	}
@@ -251,8 +278,9 @@ func (s *Sleep) sleep(st *Idle, latch *Latch, hasInjected func() bool) {
 	// We are registered as sleeping. A poster that pushed to a deque saw
 	// our sleepy JEC and moved it (so tryAddSleeping failed above), or will
 	// see us sleeping and wake us. Injected work gets one more check (see
-	// the package doc for why this one is needed).
-	if hasInjected() {
+	// the package doc for why this one is needed), as does the owner's
+	// reason to keep the worker awake (see NoWorkFound).
+	if stayAwake() {
 		s.counters.subSleeping()
 		ws.mu.Unlock()
 		latch.wakeUp()
@@ -336,7 +364,7 @@ func (s *Sleep) NewInternalJobs(n int, queueWasEmpty bool) {
 
 // NewInjectedJobs announces n jobs pushed on the pool's injector by a
 // goroutine that is not one of its workers. The caller must publish the
-// jobs (make hasInjected true) before calling it.
+// jobs (make the workers' stayAwake check true) before calling it.
 func (s *Sleep) NewInjectedJobs(n int, queueWasEmpty bool) { s.newJobs(n, queueWasEmpty) }
 
 func (s *Sleep) newJobs(n int, queueWasEmpty bool) {
@@ -379,6 +407,11 @@ func (s *Sleep) wakeAny(n int) {
 		}
 	}
 }
+
+// WakeSleeping wakes worker i if it is asleep in the protocol (not parked
+// on a latch), and reports whether it was: for an owner that changed what
+// the worker's stayAwake check answers (NoWorkFound) while it slept.
+func (s *Sleep) WakeSleeping(i int) bool { return s.wake(i, false) }
 
 // WakeWorker wakes worker i if it is blocked, asleep in the protocol or
 // parked on a latch, and reports whether it was. Setters of a latch whose
