@@ -17,14 +17,15 @@ import (
 // hanging.
 func watchdog(t *testing.T, body func()) { testutil.Watchdog(t, testutil.Limit, body) }
 
-// newPool starts a pool that the test closes when it ends.
-// newPool returns a pool of workers workers and no guests: a test's
-// p.Run then runs on one of the workers, and they are all there is to run
-// its forks, as the tests of worker counts assume. Calls from outside,
-// where the caller takes part as a guest, run on pool.Default() (the
-// off-pool place).
+// newPool returns a pool of workers workers and no guests, which the test
+// closes when it ends: a test's p.Run then runs on one of the workers, and
+// they are all there is to run its forks, as the tests of worker counts
+// assume. Calls from outside, where the caller takes part as a guest, run
+// on pool.Default() (the off-pool place). The test gets as many Ps as
+// workers: a pool parks the workers past GOMAXPROCS.
 func newPool(t testing.TB, workers int, opts ...pool.Option) *pool.Pool {
 	t.Helper()
+	testutil.NeedProcs(t, workers)
 	p, err := pool.New(append([]pool.Option{pool.WithWorkers(workers), pool.WithGuests(0)}, opts...)...)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, p.Close()) })

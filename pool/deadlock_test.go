@@ -89,7 +89,7 @@ func TestManyGoroutinesRunAtOnce(t *testing.T) {
 
 func TestMoreWorkersThanGOMAXPROCS(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	p := newPool(t, pool.WithWorkers(4))
+	p := newPoolAtProcs(t, pool.WithWorkers(4))
 	watchdog(t, func() {
 		var got int
 		p.Run(func() { got = fib(20) })

@@ -22,10 +22,23 @@ import (
 
 // newClosablePool is newPool without the cleanup's Close: these tests
 // close their pools themselves.
+// newClosablePool starts a pool the test closes, with as many Ps as
+// workers: the tests assume that all the workers run at once (a pool
+// parks the workers past GOMAXPROCS).
 func newClosablePool(t testing.TB, opts ...pool.Option) *pool.Pool {
+	t.Helper()
+	p := newPoolAtProcs(t, opts...)
+	testutil.NeedProcs(t, p.Workers())
+	return p
+}
+
+// newPoolAtProcs starts a pool the test closes, leaving GOMAXPROCS as it
+// is: for tests of pools with more workers than Ps.
+func newPoolAtProcs(t testing.TB, opts ...pool.Option) *pool.Pool {
 	t.Helper()
 	p, err := pool.New(opts...)
 	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, p.Close()) })
 	return p
 }
 

@@ -109,8 +109,10 @@ type stressEnv struct {
 func newStressEnv(t *testing.T, pWorkers, qWorkers int) *stressEnv {
 	t.Helper()
 	env := &stressEnv{}
-	env.p = newPool(t, pool.WithWorkers(pWorkers), pool.WithPanicHandler(env.handleDetachedPanic))
-	env.q = newPool(t, pool.WithWorkers(qWorkers))
+	// At the test's GOMAXPROCS: the mix must hold with workers parked
+	// past it too (TestStressMoreWorkersThanGOMAXPROCS).
+	env.p = newPoolAtProcs(t, pool.WithWorkers(pWorkers), pool.WithPanicHandler(env.handleDetachedPanic))
+	env.q = newPoolAtProcs(t, pool.WithWorkers(qWorkers))
 	return env
 }
 

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
 // testTask is a submitted task running a closure, as pool.Future is one
@@ -25,6 +27,7 @@ func (t *testTask) Run(*Worker) { t.f.Complete(t.f.reg.Catch(t.fn)) }
 // callers, while the task finishes at about the same moment. A lost
 // wake-up would hang; the deadline turns that into a failure.
 func TestFutureWaitersRaceCompletion(t *testing.T) {
+	testutil.NeedProcs(t, 3)
 	r, err := NewRegistry(Config{Workers: 3})
 	require.NoError(t, err)
 	other, err := NewRegistry(Config{Workers: 1})

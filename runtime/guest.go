@@ -84,7 +84,7 @@ func (r *Registry) acquireGuest() *Worker {
 		return w
 	default:
 	}
-	return r.newSlot(false)
+	return r.newSlot(slotGuest)
 }
 
 // runAsGuest runs f on the calling goroutine as guest slot w (see the
@@ -141,12 +141,7 @@ func (r *Registry) leaveGuest(w *Worker) {
 	// worker looks. A thief may take some meanwhile; each job goes one
 	// way. The call ran outside any isolated region (a guest starts at
 	// iso 0 and regions nest), so the jobs belong to none.
-	for j := w.publicPop(); j != nil; j = w.publicPop() {
-		r.injectLevel(j, 1)
-	}
-	for j := w.popLevels(); j != nil; j = w.popLevels() {
-		r.injectLevel(j, 1)
-	}
+	w.handOffQueued()
 	if debugChecks {
 		checkGuestLeft(w)
 	}

@@ -8,9 +8,12 @@ import (
 	"github.com/spindle-go/spindle/internal/testutil"
 )
 
-// newRegistry starts a registry of cfg that the test closes when it ends.
+// newRegistry starts a registry that the test closes when it ends, with as
+// many Ps as workers: the engine's tests assume that all the workers run
+// at once (size.go parks those past GOMAXPROCS).
 func newRegistry(t *testing.T, cfg Config) *Registry {
 	t.Helper()
+	testutil.NeedProcs(t, cfg.Workers)
 	r, err := NewRegistry(cfg)
 	require.NoError(t, err)
 	t.Cleanup(func() { require.NoError(t, r.Close()) })

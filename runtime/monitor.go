@@ -155,6 +155,7 @@ func (r *Registry) monitor() {
 // little since the last look sleeps now.
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
+	r.checkProcs() // size.go
 	now := time.Now()
 	othersSpares := 0 // spares neither blocked nor parked
 	suspect := false  // a worker may be blocked: look again soon
@@ -180,10 +181,11 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				ws.blocked, ws.last = true, time.Unix(0, start)
 			}
 		} else {
-			if w.tid == 0 {
+			tid := int(w.tid.Load())
+			if tid == 0 {
 				continue
 			}
-			cpu, ok := ws.probe.cpuTime(w.tid)
+			cpu, ok := ws.probe.cpuTime(tid)
 			if !ok {
 				continue
 			}
@@ -197,7 +199,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				// A thread that ran less than half the time since the
 				// last look and sleeps now may have just blocked: look
 				// again soon rather than a tick later.
-				if crowded == 0 && ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(w.tid) {
+				if crowded == 0 && ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(tid) {
 					suspect = true
 				}
 				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
@@ -213,7 +215,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 					suspect = true
 					continue
 				}
-				if ws.probe.runnable(w.tid) {
+				if ws.probe.runnable(tid) {
 					continue
 				}
 				ws.blocked, ws.last = true, ws.since

@@ -14,8 +14,14 @@ import (
 
 // Config configures a Registry.
 type Config struct {
-	Workers int  // 1..MaxWorkers
-	Pin     bool // bind worker i to the i-th CPU of the affinity set (Linux)
+	// Workers is the number of workers (1..MaxWorkers), or with
+	// FollowProcs the number to start with.
+	Workers int
+	// FollowProcs makes the number of workers follow GOMAXPROCS, up to
+	// MaxFollowed (at least Workers): see size.go.
+	FollowProcs bool
+	MaxFollowed int
+	Pin         bool // bind worker i to the i-th CPU of the affinity set (Linux)
 	// Unlocked runs the workers as ordinary goroutines instead of
 	// goroutines locked to their OS threads. A locked worker that the Go
 	// scheduler preempts (for a garbage collection's stop or stack scan,
@@ -101,7 +107,6 @@ type Registry struct {
 	// spare's started), which is what thieves scan (spares.go, guest.go).
 	workers      []*Worker
 	live         atomic.Int32
-	size         int // Config.Workers
 	spares       spares
 	sleep        *sleep.Sleep
 	injector     injector
@@ -137,6 +142,9 @@ type Registry struct {
 	newWorker func(i int, spare bool) *Worker
 	slotMu    sync.Mutex
 	guests    guests
+
+	// sizing is how many workers there are and run (size.go).
+	sizing sizing
 }
 
 // NewRegistry starts cfg.Workers workers and returns once every one of them
@@ -145,11 +153,18 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
 		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
 	}
-	if cfg.Spares < 0 || cfg.Workers+cfg.Spares > MaxWorkers {
-		return nil, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-cfg.Workers)
+	maxWorkers := cfg.Workers // the most workers it may make
+	if cfg.FollowProcs {
+		maxWorkers = max(cfg.Workers, cfg.MaxFollowed)
 	}
-	if cfg.Guests < 0 || cfg.Workers+cfg.Spares+cfg.Guests > MaxWorkers {
-		return nil, fmt.Errorf("spindle: %d guest slots: want 0 to %d", cfg.Guests, MaxWorkers-cfg.Workers-cfg.Spares)
+	if maxWorkers > MaxWorkers {
+		return nil, fmt.Errorf("spindle: following GOMAXPROCS up to %d workers: want at most %d", maxWorkers, MaxWorkers)
+	}
+	if cfg.Spares < 0 || maxWorkers+cfg.Spares > MaxWorkers {
+		return nil, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-maxWorkers)
+	}
+	if cfg.Guests < 0 || maxWorkers+cfg.Spares+cfg.Guests > MaxWorkers {
+		return nil, fmt.Errorf("spindle: %d guest slots: want 0 to %d", cfg.Guests, MaxWorkers-maxWorkers-cfg.Spares)
 	}
 	if cfg.analysis {
 		cfg.Guests = 0 // calls run in place on the analysis worker
@@ -160,7 +175,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Pin && cfg.Unlocked {
 		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
 	}
-	r := &Registry{sleep: sleep.New(cfg.Workers + cfg.Spares + cfg.Guests), size: cfg.Workers, panicHandler: cfg.PanicHandler,
+	r := &Registry{sleep: sleep.New(maxWorkers + cfg.Spares + cfg.Guests), panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed}
 	if r.panics = cfg.PanicValue; r.panics == nil {
 		r.panics = recordValue{}
@@ -227,15 +242,28 @@ func NewRegistry(cfg Config) (*Registry, error) {
 			w.levels[l] = newWorkerDeque(64)
 		}
 		w.terminate.owner = w
+		w.rank = -1 // a spare or guest slot; newSlot ranks a worker
+		w.surplusWake = make(chan struct{}, 1)
 		if spare {
 			w.spare, w.spareWake = true, make(chan struct{}, 1)
 		}
 		return w
 	}
-	r.workers = make([]*Worker, cfg.Workers+cfg.Spares+cfg.Guests)
+	r.workers = make([]*Worker, maxWorkers+cfg.Spares+cfg.Guests)
+	z := &r.sizing
+	z.follow, z.max, z.locked, z.cpus = cfg.FollowProcs, maxWorkers, !cfg.Unlocked, cpus
 	for i := range cfg.Workers {
-		r.workers[i] = newWorker(i, false)
+		w := newWorker(i, false)
+		w.rank = i
+		r.workers[i] = w
+		z.ranked = append(z.ranked, w)
 	}
+	procs := int32(goruntime.GOMAXPROCS(0))
+	z.procs.Store(procs)
+	z.size.Store(int32(cfg.Workers))
+	z.running.Store(min(int32(cfg.Workers), procs))
+	z.awake = int32(cfg.Workers)
+	r.sleep.SetCrowded(z.awake > procs)
 	r.newWorker = newWorker
 	r.spares.max = cfg.Spares
 	r.guests.max = cfg.Guests
@@ -269,7 +297,7 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	if lock {
 		goruntime.LockOSThread()
 		w.locked = true
-		w.tid = threadID()
+		w.tid.Store(int32(threadID()))
 	}
 	if cpu >= 0 {
 		pinThread(cpu)
@@ -277,7 +305,9 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	w.g.Store(currentG())
 	w.setLabels()
 	registerWorker(w)
-	started.Done()
+	if started != nil {
+		started.Done()
+	}
 	returned := false
 	defer func() {
 		if !returned {
@@ -309,7 +339,7 @@ func (r *Registry) Workers() int {
 	if r.reportWorkers > 0 {
 		return r.reportWorkers
 	}
-	return r.size
+	return int(r.sizing.size.Load())
 }
 
 // inject queues j, holding tasks tasks, from outside r's workers (or
@@ -367,6 +397,7 @@ func (r *Registry) admit() bool {
 		if r.active.Add(1) == 1 {
 			r.kickMonitor() // the registry turns busy (monitor.go)
 		}
+		r.checkProcs() // size.go
 		if !r.closed.Load() {
 			return true
 		}
@@ -440,9 +471,13 @@ func (r *Registry) Close() error {
 		}
 		r.mu.Unlock()
 		r.stopSpares() // no spare starts from here on
+		r.sizing.mu.Lock()
+		r.sizing.stopped = true // no worker is made from here on
+		r.sizing.mu.Unlock()
 		for _, w := range r.liveWorkers() {
 			w.terminate.Set()
 			w.wakeDormant()
+			r.wakeSurplus(w)
 		}
 		r.stopped.Wait()
 		// The workers are gone; a closed pool may stay referenced, so drop

@@ -120,45 +120,63 @@ const spareKeepAlive = time.Second
 // exited, else a new slot. It reports false when every slot is active.
 // Only the monitor calls it.
 func (r *Registry) activateSpare() bool {
-	live := int(r.live.Load())
-	for _, w := range r.workers[r.size:live] {
+	for _, w := range r.liveWorkers() {
 		if w.spare && w.spareState.CompareAndSwap(spareDormant, spareActive) {
 			r.countActivation(w)
 			w.spareWake <- struct{}{} // empty: the spare took the last token before it turned dormant
 			return true
 		}
 	}
-	for _, w := range r.workers[r.size:live] {
+	for _, w := range r.liveWorkers() {
 		if w.spare && w.spareState.CompareAndSwap(spareExited, spareActive) {
 			r.countActivation(w)
 			r.startSpare(w)
 			return true
 		}
 	}
-	return r.newSlot(true) != nil
+	return r.newSlot(slotSpare) != nil
 }
 
-// newSlot makes the next slot, a spare (started, and counted as an
-// activation) or a guest slot, and returns its Worker, or nil when every
-// slot of that kind is made.
-func (r *Registry) newSlot(spare bool) *Worker {
+// A slot's kind, for newSlot.
+type slotKind uint8
+
+const (
+	slotWorker slotKind = iota // a worker made as the registry grows (size.go)
+	slotSpare
+	slotGuest
+)
+
+// newSlot makes the next slot of the given kind and returns its Worker, or
+// nil when every slot of that kind is made: a worker (for resize to start,
+// ranked after the others), a spare (started, and counted as an
+// activation) or a guest slot.
+func (r *Registry) newSlot(kind slotKind) *Worker {
 	r.slotMu.Lock()
 	defer r.slotMu.Unlock()
-	made, max := &r.guests.made, r.guests.max
-	if spare {
-		made, max = &r.spares.made, r.spares.max
+	switch kind {
+	case slotSpare:
+		if r.spares.made == r.spares.max {
+			return nil
+		}
+		r.spares.made++
+	case slotGuest:
+		if r.guests.made == r.guests.max {
+			return nil
+		}
+		r.guests.made++
 	}
-	if *made == max {
-		return nil
-	}
-	*made++
+	// Workers are bounded by resize (sizing.max), which holds sizing.mu.
 	live := int(r.live.Load())
-	w := r.newWorker(live, spare)
+	w := r.newWorker(live, kind == slotSpare)
 	r.workers[live] = w
-	if spare {
+	switch kind {
+	case slotWorker:
+		w.rank = len(r.sizing.ranked) // under sizing.mu: resize's caller holds it
+		r.sizing.ranked = append(r.sizing.ranked, w)
+	case slotSpare:
 		r.countActivation(w)
 		r.startSpare(w)
-	} else {
+	case slotGuest:
 		w.guest = true
 		r.sleep.ParkOnChannel(live) // a goroutine, not a thread of its own
 	}

@@ -70,15 +70,24 @@ type Worker struct {
 	// spareState is its slot's state (spareActive for the registry's own
 	// workers). tid is the
 	// worker's thread ID when it is locked to its thread (Linux), for the
-	// blocked-worker monitor (monitor.go); 0 otherwise (spares).
+	// blocked-worker monitor (monitor.go); 0 otherwise (spares), and until
+	// its goroutine runs (a worker made as the registry grows starts while
+	// the monitor watches: size.go).
 	spare      bool
 	spareState atomic.Int32
 	spareWake  chan struct{}
-	tid        int
+	tid        atomic.Int32
 	// taskStart is when a spare started the task it runs (Unix ns), 0
 	// between tasks: the monitor's measure of a spare's stall.
 	taskStart atomic.Int64
 	idleTimer *time.Timer // a spare's wait for work (spares.go)
+
+	// rank orders the registry's workers in the order they were made, -1
+	// on a spare or guest slot; surplus is set while the worker is parked
+	// past the running count, surplusWake wakes it (size.go).
+	rank        int
+	surplus     atomic.Bool
+	surplusWake chan struct{}
 
 	// siblings counts the tasks this worker has pushed on its public
 	// deque in a row (SpawnValue) since its last other push or pop
@@ -610,7 +619,7 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 		j := w.takeLocal()
 		if j == nil {
 			if j = w.look(l); j == nil {
-				return // l is set
+				return // l is set, or the main loop's worker is surplus
 			}
 		}
 		w.runHelping(j)
@@ -665,7 +674,9 @@ func (w *Worker) publishExecuted() {
 
 // look searches for work (findWork) as a worker out of local work, going
 // through the sleep protocol between failed searches, until it finds a job
-// (returned, claimed and not started) or l is set (nil).
+// (returned, claimed and not started) or l is set (nil). In the main
+// loop's wait it also returns nil once the worker is surplus (size.go),
+// and reads GOMAXPROCS before the worker sleeps.
 func (w *Worker) look(l *Latch) *Job {
 	if w.iso != 0 {
 		return w.lookIsolated(l)
@@ -676,12 +687,28 @@ func (w *Worker) look(l *Latch) *Job {
 	idle := s.StartLooking(w.index)
 	defer s.WorkFound(w.reg.workQueued)
 	for !l.Probe() {
-		if j := w.findWork(idle.Sleepy()); j != nil {
+		sleepy := idle.Sleepy()
+		if j := w.findWork(sleepy); j != nil {
 			return j
 		}
-		s.NoWorkFound(&idle, &l.core, w.reg.hasInjected)
+		if w.helping == 0 { // the main loop's wait (size.go)
+			if sleepy {
+				w.reg.checkProcs()
+			}
+			if w.isSurplus() {
+				return nil
+			}
+		}
+		s.NoWorkFound(&idle, &l.core, w.stayAwake)
 	}
 	return nil
+}
+
+// stayAwake is the last check of a worker about to sleep in look: work
+// injected from outside, or the main loop's worker turned surplus (it
+// then parks instead: size.go, whose resize wakes a surplus sleeper).
+func (w *Worker) stayAwake() bool {
+	return w.reg.hasInjected() || w.helping == 0 && w.isSurplus()
 }
 
 // sleepUntil waits for l without taking any job (the help bound of
@@ -786,7 +813,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 	if tries <= 0 || n == 1 {
 		return nil
 	}
-	skipGuests := n > w.reg.size && w.reg.saturated() // guest.go
+	skipGuests := w.reg.saturated() // guest.go
 	for {
 		retry := false
 		v := int(w.random() % uint64(n))
@@ -826,5 +853,11 @@ func (w *Worker) mainLoop() {
 		w.spareLoop()
 		return
 	}
-	w.WaitUntil(&w.terminate)
+	for {
+		w.WaitUntil(&w.terminate) // returns early when surplus (look)
+		if w.terminate.Probe() {
+			return
+		}
+		w.parkSurplus()
+	}
 }

@@ -81,11 +81,17 @@ func InGoroutine(t testing.TB, limit time.Duration, body func(), diag ...func() 
 // first: with a single P the goroutines take turns, switching only where
 // one blocks or is preempted (after 10 ms at the earliest), so whether
 // anything overlaps would be chance.
-func NeedTwoPs(t testing.TB) {
+func NeedTwoPs(t testing.TB) { NeedProcs(t, 2) }
+
+// NeedProcs raises GOMAXPROCS to n for the rest of the test if it is
+// lower: a pool runs no more workers at once than there are Ps, and a
+// test whose tasks must run on n workers at once (each holding one while
+// another starts) needs n Ps; Go allows more Ps than CPUs.
+func NeedProcs(t testing.TB, n int) {
 	t.Helper()
-	if prev := runtime.GOMAXPROCS(0); prev < 2 {
-		runtime.GOMAXPROCS(2)
+	if prev := runtime.GOMAXPROCS(0); prev < n {
+		runtime.GOMAXPROCS(n)
 		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-		t.Logf("GOMAXPROCS raised from %d to 2 for this test: it asserts parallel behaviour", prev)
+		t.Logf("GOMAXPROCS raised from %d to %d for this test: it asserts parallel behaviour", prev, n)
 	}
 }

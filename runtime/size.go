@@ -1,0 +1,183 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/deque"
+)
+
+// The registry's size: how many workers it has, and how many of them run,
+// as GOMAXPROCS moves.
+//
+// Go changes GOMAXPROCS under a running program: go test -cpu sets it
+// before each run, programs call runtime.GOMAXPROCS, and since Go 1.25 the
+// runtime follows the container's CPU limit. A worker is a goroutine that
+// needs a P to run; a locked one that waits for a P sleeps in the kernel,
+// and another locked worker holding that P hands it over only when it
+// blocks or is preempted (a thread switch each). So more workers looking
+// for work than Ps only take turns on the Ps: a stolen job's thief may be
+// waiting for a P while the job's owner waits for the thief.
+//
+// Two counts follow GOMAXPROCS (procs, read by checkProcs):
+//
+//   - size is the registry's number of workers, what Workers reports. It
+//     is Config.Workers, fixed, unless Config.FollowProcs: then it is
+//     procs, up to Config.MaxFollowed, and workers are made as it grows
+//     (never unmade: a worker past size parks, as below).
+//   - running is how many workers may look for work: min(size, procs).
+//     Workers are ranked in the order they were made (rank); a worker
+//     whose rank is at or past running parks when it is back in its main
+//     loop with nothing to do (parkSurplus), outside the sleep protocol,
+//     until running grows past its rank or Close. It never parks inside a
+//     task, and its deques are empty when it parks (what it had went to
+//     the injector), so no job waits on a parked worker.
+//
+// Who reads procs: every call from outside the pool (admit), a worker of
+// the pool in its main loop before it sleeps, and the blocked-worker
+// monitor's rounds (monitor.go), so a change reaches the registry by its
+// next call, its next idle worker, or a monitor tick while it computes.
+//
+// Workers past running that are still inside a task (procs fell while
+// they computed) crowd the Ps until they park; meanwhile the idle loop
+// hands its P over instead of holding it (sleep.Sleep.SetCrowded).
+type sizing struct {
+	// procs is GOMAXPROCS as last read; size and running are as above;
+	// all three are written under mu and read anywhere.
+	procs, size, running atomic.Int32
+	// awake counts the workers not parked by parkSurplus (under mu).
+	awake int32
+	// follow is Config.FollowProcs; max bounds size while following.
+	follow bool
+	max    int
+	// ranked holds the workers made, by rank (under mu, appended only).
+	ranked []*Worker
+	// stopped is set by Close before it stops the workers: no worker is
+	// made after it (under mu).
+	stopped bool
+	// How to start a worker made later: locked, and pinned to cpus.
+	locked bool
+	cpus   []int
+	mu     sync.Mutex
+}
+
+// checkProcs reads GOMAXPROCS and, if it moved, resizes the registry: one
+// lock-protected read of the Go scheduler's setting otherwise.
+func (r *Registry) checkProcs() {
+	if procs := int32(goruntime.GOMAXPROCS(0)); procs != r.sizing.procs.Load() {
+		r.resize(procs)
+	}
+}
+
+// resize sets the counts for procs Ps: it makes the workers a following
+// registry lacks and wakes the parked workers now within running.
+func (r *Registry) resize(procs int32) {
+	z := &r.sizing
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if z.stopped {
+		return
+	}
+	z.procs.Store(procs)
+	size := z.size.Load()
+	if z.follow {
+		size = min(procs, int32(z.max))
+		for len(z.ranked) < int(size) {
+			r.startWorker(r.newSlot(slotWorker))
+		}
+		z.size.Store(size)
+	}
+	running := min(size, procs)
+	z.running.Store(running)
+	// A worker now surplus that sleeps in the protocol leaves it to park
+	// (its last check before sleeping reads running: Worker.stayAwake).
+	for _, w := range z.ranked[running:] {
+		r.sleep.WakeSleeping(w.index)
+	}
+	for _, w := range z.ranked[:running] {
+		if w.surplus.CompareAndSwap(true, false) {
+			z.awake++
+			w.surplusWake <- struct{}{} // room for one: its park takes it
+		}
+	}
+	r.sleep.SetCrowded(z.awake > procs)
+}
+
+// startWorker starts worker w, made after the registry started, without
+// waiting for its goroutine.
+func (r *Registry) startWorker(w *Worker) {
+	z := &r.sizing
+	z.awake++
+	cpu := -1
+	if len(z.cpus) > 0 {
+		cpu = z.cpus[w.rank%len(z.cpus)]
+	}
+	r.stopped.Add(1)
+	go w.start(cpu, z.locked, nil)
+}
+
+// surplus reports whether w is a worker ranked at or past the running
+// count: its main loop parks it when it has nothing to do.
+func (w *Worker) isSurplus() bool {
+	return w.rank >= int(w.reg.sizing.running.Load()) && w.rank >= 0
+}
+
+// parkSurplus is the main loop's step for a surplus worker out of work
+// (look returned, out of the sleep protocol): a last look for work, then
+// a park until resize or Close wakes it. A job found is run, and the main
+// loop comes back here once it is idle again.
+func (w *Worker) parkSurplus() {
+	r := w.reg
+	// The last look. Having left the sleep protocol's idle count, w must
+	// see every job whose poster counted on it as a looker, as a worker
+	// turning sleepy must (sleep's "Why no wake-up is lost"; the deques
+	// publish with release stores: newWorkerDeque).
+	deque.SyncWithOwners()
+	if j := w.findWork(true); j != nil {
+		w.runHelping(j)
+		return
+	}
+	// A job the strict priority policy put back on w's deques goes where
+	// every worker looks; w has no task in progress, so the jobs belong
+	// to no isolated region.
+	w.handOffQueued()
+	z := &r.sizing
+	z.mu.Lock()
+	if !w.isSurplus() || w.terminate.Probe() || z.stopped {
+		z.mu.Unlock()
+		return
+	}
+	w.surplus.Store(true)
+	z.awake--
+	r.sleep.SetCrowded(z.awake > z.procs.Load())
+	z.mu.Unlock()
+	r.sleep.SetParked(w.index, true) // not blocked: the monitor starts no spare
+	<-w.surplusWake
+	r.sleep.SetParked(w.index, false)
+}
+
+// wakeSurplus wakes w from parkSurplus for Close.
+func (r *Registry) wakeSurplus(w *Worker) {
+	z := &r.sizing
+	z.mu.Lock()
+	if w.surplus.CompareAndSwap(true, false) {
+		z.awake++
+		w.surplusWake <- struct{}{}
+	}
+	z.mu.Unlock()
+}
+
+// handOffQueued moves the jobs left on w's deques to the injectors, where
+// every worker looks: w is about to stop taking work (a surplus worker
+// parking, a guest leaving) and has no task in progress, so the jobs
+// belong to no isolated region. A thief may take some meanwhile; each job
+// goes one way.
+func (w *Worker) handOffQueued() {
+	for j := w.publicPop(); j != nil; j = w.publicPop() {
+		w.reg.injectLevel(j, 1)
+	}
+	for j := w.popLevels(); j != nil; j = w.popLevels() {
+		w.reg.injectLevel(j, 1)
+	}
+}

@@ -1,0 +1,211 @@
+package runtime
+
+import (
+	"fmt"
+	goruntime "runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/internal/testutil"
+)
+
+// startSized starts a registry of cfg at exactly procs Ps (restored when
+// the test ends), without newRegistry's raise to one P per worker.
+func startSized(t *testing.T, procs int, cfg Config) *Registry {
+	t.Helper()
+	testutil.WithProcs(t, procs)
+	r, err := NewRegistry(cfg)
+	require.NoError(t, err)
+	t.Cleanup(func() { require.NoError(t, r.Close()) })
+	return r
+}
+
+// waitParked waits until the workers ranked at or past running are parked
+// as surplus (their main loop parks them once out of work).
+func waitParked(t *testing.T, r *Registry, running int) {
+	t.Helper()
+	deadline := time.Now().Add(testutil.Limit / 2)
+	for {
+		z := &r.sizing
+		z.mu.Lock()
+		all := true
+		for _, w := range z.ranked[running:] {
+			all = all && w.surplus.Load()
+		}
+		z.mu.Unlock()
+		if all {
+			return
+		}
+		require.False(t, time.Now().After(deadline), "workers past %d never parked", running)
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// waitAsleep waits until the first n workers are parked in the engine
+// (asleep in the protocol, once idle).
+func waitAsleep(t *testing.T, r *Registry, n int) {
+	t.Helper()
+	deadline := time.Now().Add(testutil.Limit / 2)
+	for i := 0; i < n; {
+		r.sizing.mu.Lock()
+		w := r.sizing.ranked[i]
+		r.sizing.mu.Unlock()
+		if r.sleep.Parked(w.index) {
+			i++
+			continue
+		}
+		require.False(t, time.Now().After(deadline), "worker %d never fell asleep", i)
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// workersMade returns how many workers r has made.
+func workersMade(r *Registry) int {
+	r.sizing.mu.Lock()
+	defer r.sizing.mu.Unlock()
+	return len(r.sizing.ranked)
+}
+
+// taskWorkers runs tasks tasks that compute a little each, spawned from
+// outside, and returns the set of worker indexes that ran them.
+func taskWorkers(r *Registry, tasks int) map[int]bool {
+	var mu sync.Mutex
+	ran := map[int]bool{}
+	r.Scope("test", func(s *Scope) {
+		for range tasks {
+			s.Spawn(func(*Scope) {
+				burnSink.Add(int64(testutil.Burn(2000)))
+				i := CurrentWorker().Index()
+				mu.Lock()
+				ran[i] = true
+				mu.Unlock()
+			})
+		}
+	})
+	return ran
+}
+
+// meet runs n tasks that can only finish together (testutil.Meeting) and
+// returns how many gave up waiting: 0 when n workers ran at once.
+func meet(r *Registry, n int) int {
+	m := testutil.NewMeeting(n, testutil.MeetingWait)
+	r.Scope("test", func(s *Scope) {
+		for range n {
+			s.Spawn(func(*Scope) { m.Arrive() })
+		}
+	})
+	return m.Missed()
+}
+
+// TestSurplusWorkersParkAndComeBack: a registry of 4 workers on 2 Ps runs
+// its tasks on 2 of them (the others park once out of work), and all 4
+// again once GOMAXPROCS is 4. Without parking, every worker takes tasks.
+func TestSurplusWorkersParkAndComeBack(t *testing.T) {
+	for _, unlocked := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unlocked=%v", unlocked), func(t *testing.T) {
+			r := startSized(t, 2, Config{Workers: 4, Unlocked: unlocked})
+			watchdog(t, func() {
+				assert.Equal(t, 4, r.Workers())
+				waitParked(t, r, 2)
+				ran := taskWorkers(r, 2000)
+				assert.Subset(t, []int{0, 1}, keys(ran), "tasks ran on a surplus worker")
+
+				goruntime.GOMAXPROCS(4)
+				assert.Zero(t, meet(r, 4), "4 workers at 4 Ps did not run at once")
+				assert.Equal(t, 4, r.Workers())
+
+				// Shrink while all 4 sleep in the protocol: the 2 past
+				// the count must leave it (resize wakes them) and park.
+				waitAsleep(t, r, 4)
+				goruntime.GOMAXPROCS(2)
+				r.Run("test", func() {}) // reads GOMAXPROCS
+				waitParked(t, r, 2)
+				ran = taskWorkers(r, 2000)
+				assert.Subset(t, []int{0, 1}, keys(ran), "tasks ran on a surplus worker")
+			})
+		})
+	}
+}
+
+func keys(m map[int]bool) []int {
+	var ks []int
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// TestFollowingRegistrySize: a registry that follows GOMAXPROCS reports it
+// as its size after each change and a call, makes workers as it grows,
+// runs that many at once, and computes right at each step.
+func TestFollowingRegistrySize(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 2, FollowProcs: true, MaxFollowed: 8})
+	watchdog(t, func() {
+		for _, k := range []int{1, 3, 2, 1, 3} {
+			goruntime.GOMAXPROCS(k)
+			var got int
+			r.Run("test", func() { got = fib(20) })
+			assert.Equal(t, 6765, got)
+			assert.Equal(t, k, r.Workers(), "at GOMAXPROCS %d", k)
+			assert.Zero(t, meet(r, k), "at GOMAXPROCS %d", k)
+			waitParked(t, r, k)
+		}
+		assert.Equal(t, 3, workersMade(r), "workers made")
+		goruntime.GOMAXPROCS(20)
+		r.Run("test", func() {})
+		assert.Equal(t, 8, r.Workers(), "capped at MaxFollowed")
+	})
+}
+
+// fib forks at every level on the calling worker.
+func fib(n int) int {
+	if n < 2 {
+		return n
+	}
+	var a, b int
+	join(func() { a = fib(n - 1) }, func() { b = fib(n - 2) })
+	return a + b
+}
+
+// TestResizeWhileComputing: GOMAXPROCS raised inside a call reaches the
+// registry while the call computes (the monitor's round reads it), not
+// only at the next call: a meeting of 2 tasks started after the change
+// completes although the second worker was parked.
+func TestResizeWhileComputing(t *testing.T) {
+	if !canWatchThreads {
+		t.Skip("no blocked-worker monitor here: the next call reads GOMAXPROCS")
+	}
+	r := startSized(t, 1, Config{Workers: 2, Spares: 1})
+	watchdog(t, func() {
+		waitParked(t, r, 1)
+		missed := -1
+		r.Run("test", func() {
+			goruntime.GOMAXPROCS(2)
+			missed = meet(r, 2)
+		})
+		assert.Zero(t, missed)
+	})
+}
+
+// TestCloseWakesSurplusWorkers: Close ends parked surplus workers too (a
+// parked worker left behind would hang Close, which waits for every
+// worker's goroutine, or leak it).
+func TestCloseWakesSurplusWorkers(t *testing.T) {
+	testutil.WithProcs(t, 1)
+	before := goruntime.NumGoroutine()
+	watchdog(t, func() {
+		r, err := NewRegistry(Config{Workers: 3, FollowProcs: true, MaxFollowed: 4})
+		require.NoError(t, err)
+		waitParked(t, r, 1)
+		require.NoError(t, r.Close())
+	})
+	deadline := time.Now().Add(time.Second)
+	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	assert.LessOrEqual(t, goruntime.NumGoroutine(), before, "goroutines left after Close:\n%s", testutil.Stacks())
+}
