@@ -77,17 +77,33 @@ type Option func(*config) error
 // (internal/experiment).
 type config = engineopt.Settings
 
-// WithWorkers sets the number of workers (n >= 1). The default is
-// runtime.GOMAXPROCS(0) at the time of New.
+// WithWorkers fixes the number of workers at n (n >= 1). Without it a
+// pool has as many workers as GOMAXPROCS says, and follows it as it
+// changes (go test -cpu, runtime.GOMAXPROCS, Go's own updates to a
+// container's CPU limit): within a few milliseconds while the pool
+// computes, by its next call otherwise; up to max(FollowedWorkers,
+// runtime.NumCPU(), GOMAXPROCS at New).
+//
+// A pool of n workers keeps n workers, their indexes and their threads
+// whatever GOMAXPROCS says, but no more of them look for work at once
+// than there are Ps: the others park when they are out of work, and come
+// back as GOMAXPROCS grows. (A locked worker needs a P to run; more
+// workers than Ps would only take turns on the Ps, each turn a thread
+// switch.) A test that needs n workers running at once on fewer CPUs
+// raises GOMAXPROCS to n; Go allows more Ps than CPUs.
 func WithWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > runtime.MaxWorkers {
 			return fmt.Errorf("pool.WithWorkers(%d): want 1 to %d workers", n, runtime.MaxWorkers)
 		}
-		c.Workers = n
+		c.Workers, c.FollowProcs = n, false
 		return nil
 	}
 }
+
+// FollowedWorkers is the least number of workers a pool made without
+// WithWorkers may grow to as GOMAXPROCS grows (WithWorkers).
+const FollowedWorkers = 64
 
 // DefaultSpares is how many spare workers a pool may run at once unless
 // WithSpares says otherwise.
@@ -214,7 +230,9 @@ func WithTrace(f func(Event)) Option {
 // New starts a pool. It returns an error, never panics, for invalid
 // options.
 func New(opts ...Option) (*Pool, error) {
-	c := config{Config: runtime.Config{Workers: goruntime.GOMAXPROCS(0), Spares: DefaultSpares, Guests: DefaultGuests, PanicValue: panicValue{}, Closed: ErrClosed}}
+	procs := goruntime.GOMAXPROCS(0)
+	c := config{Config: runtime.Config{Workers: procs, FollowProcs: true, MaxFollowed: max(FollowedWorkers, goruntime.NumCPU(), procs),
+		Spares: DefaultSpares, Guests: DefaultGuests, PanicValue: panicValue{}, Closed: ErrClosed}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")
@@ -223,8 +241,13 @@ func New(opts ...Option) (*Pool, error) {
 			return nil, err
 		}
 	}
-	c.Spares = min(c.Spares, runtime.MaxWorkers-c.Workers)
-	c.Guests = min(c.Guests, runtime.MaxWorkers-c.Workers-c.Spares)
+	workers := c.Workers // the most the pool may make
+	if c.FollowProcs {
+		c.MaxFollowed = min(c.MaxFollowed, runtime.MaxWorkers)
+		workers = max(workers, c.MaxFollowed)
+	}
+	c.Spares = min(c.Spares, runtime.MaxWorkers-workers)
+	c.Guests = min(c.Guests, runtime.MaxWorkers-workers-c.Spares)
 	reg, err := runtime.NewRegistry(c.Config)
 	if err != nil {
 		return nil, fmt.Errorf("pool.New: %w", err)
@@ -234,7 +257,8 @@ func New(opts ...Option) (*Pool, error) {
 	return p, nil
 }
 
-// Workers returns the number of workers.
+// Workers returns the number of workers: the current GOMAXPROCS for a
+// pool that follows it (WithWorkers), as the pool last read it.
 func (p *Pool) Workers() int {
 	if p == nil {
 		nilPointer("pool.Pool.Workers", "*pool.Pool")
