@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	github.com/anishathalye/porcupine v1.3.1
 	github.com/stretchr/testify v1.12.1
-	go.uber.org/automaxprocs v1.6.0
 	golang.org/x/sys v0.49.0
 )
 

@@ -53,8 +53,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.uber.org/automaxprocs/maxprocs"
-
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -248,11 +246,9 @@ func crawlSerial(ctx context.Context, root int, fetch func(ctx context.Context, 
 }
 
 func main() {
-	// A program, unlike a library, may set GOMAXPROCS: automaxprocs lowers
-	// it to the container's CPU quota, if any (it logs nothing by default).
-	if _, err := maxprocs.Set(); err != nil {
-		fmt.Fprintln(os.Stderr, "crawl: sizing GOMAXPROCS:", err)
-	}
+	// No GOMAXPROCS sizing here: Go sizes it from the container's CPU
+	// limit and keeps it current, and the pools follow it; setting it
+	// (automaxprocs does) would switch those updates off.
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

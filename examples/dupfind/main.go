@@ -40,19 +40,13 @@ import (
 	"runtime"
 	"time"
 
-	"go.uber.org/automaxprocs/maxprocs"
-
 	"github.com/spindle-go/spindle/pool"
 )
 
 func main() {
-	// GOMAXPROCS is sized here, in the command, never in spindle itself:
-	// a library must not change a process-wide setting behind its user's
-	// back. automaxprocs lowers it to the container's CPU quota, if any
-	// (it logs nothing by default).
-	if _, err := maxprocs.Set(); err != nil {
-		fmt.Fprintln(os.Stderr, "dupfind: sizing GOMAXPROCS:", err)
-	}
+	// No GOMAXPROCS sizing here: Go sizes it from the container's CPU
+	// limit and keeps it current, and the pools follow it; setting it
+	// (automaxprocs does) would switch those updates off.
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -35,8 +35,6 @@ import (
 	"slices"
 	"time"
 
-	"go.uber.org/automaxprocs/maxprocs"
-
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
 )
@@ -77,11 +75,9 @@ func partition(s []int) int {
 }
 
 func main() {
-	// A program, unlike a library, may set GOMAXPROCS: automaxprocs lowers
-	// it to the container's CPU quota, if any (it logs nothing by default).
-	if _, err := maxprocs.Set(); err != nil {
-		fmt.Fprintln(os.Stderr, "quicksort: sizing GOMAXPROCS:", err)
-	}
+	// No GOMAXPROCS sizing here: Go sizes it from the container's CPU
+	// limit and keeps it current, and the pools follow it; setting it
+	// (automaxprocs does) would switch those updates off.
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
