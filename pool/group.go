@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spindle-go/spindle/internal/firsterr"
 	"github.com/spindle-go/spindle/runtime"
@@ -22,9 +23,10 @@ import (
 // parent's), tasks that have not started are never started.
 //
 // Go and TryGo may be called from any goroutine, any number at once,
-// including from the group's own tasks at any depth. Wait may be called
-// by one goroutine at a time, never from one of the group's own tasks,
-// which it would wait for: Wait panics instead when called in the task or
+// including from the group's own tasks at any depth. So may Wait, as
+// errgroup's: Waits that overlap all return once the tasks have finished,
+// with the same result. Wait must never be called from one of the group's
+// own tasks, which it would wait for: it panics instead when called in the task or
 // in a join half it forked at any depth (pool.Join, forkjoin's forks and
 // loops), on whichever worker the half runs, stolen or not, and inside a
 // scope of the task while the task's worker runs it. A task the group's
@@ -53,6 +55,19 @@ type Group struct {
 	parent context.Context // nil for the zero value
 	sem    chan struct{}   // one token per running or queued task; nil: no limit
 	st     groupState
+	// wait is the Wait in progress, nil between rounds (under waitMu).
+	waitMu sync.Mutex
+	wait   *waitRound
+}
+
+// waitRound is one Wait in progress and the Waits that overlap it: the
+// first waits for the tasks (the engine's wait allows one waiter per
+// group), the others for it, and every one returns what it found.
+type waitRound struct {
+	done chan struct{} // closed once err and panic are set
+	over atomic.Bool   // set with done, for waiters that help on a worker
+	err  error
+	pe   *runtime.PanicError // the first panic of a task, raised by every Wait
 }
 
 // groupState is the group's side of its tasks (runtime.GroupHooks): the
@@ -234,7 +249,62 @@ func (g *Group) Wait() error {
 	if g.s.InOwnTask() {
 		panic("pool.Group.Wait: called from one of the group's own tasks, which it would wait for")
 	}
+	round, first := g.joinWait()
+	if first {
+		g.waitTasks(round)
+	} else if w := runtime.CurrentWorker(); w != nil {
+		// A worker keeps running tasks. The first Wait may be below this
+		// one on the same stack, where it cannot return before this one
+		// does: once every task is done, this Wait reads the round's
+		// result itself (endWait).
+		w.HelpUntil(func() bool { return round.over.Load() || g.s.GroupTasksDone() })
+		g.endWait(round, false)
+		g.st.Cancel()
+	} else {
+		<-round.done
+	}
+	if round.pe != nil {
+		g.p.reg.Raise(round.pe)
+	}
+	return round.err
+}
+
+// joinWait returns the round of the Wait in progress, or starts one and
+// reports that the caller waits for the tasks (first).
+func (g *Group) joinWait() (round *waitRound, first bool) {
+	g.waitMu.Lock()
+	defer g.waitMu.Unlock()
+	if g.wait != nil {
+		return g.wait, false
+	}
+	g.wait = &waitRound{done: make(chan struct{})}
+	return g.wait, true
+}
+
+// waitTasks is the first Wait of a round: it waits for the tasks, records
+// the result, cancels the group's context and ends the round, so that a
+// Wait after it starts the next one.
+func (g *Group) waitTasks(round *waitRound) {
+	defer close(round.done)
 	defer g.st.Cancel()
+	defer g.endWait(round, true)
 	g.s.WaitGroup()
-	return g.st.Result(g.parent)
+}
+
+// endWait records the round's result, once every task of the round has
+// finished, unless another Wait of the round did: the first error (or the
+// parent's cause) and the first panic, read under waitMu, where the first
+// Wait (first) takes the panic off for the next round and ends the round.
+func (g *Group) endWait(round *waitRound, first bool) {
+	g.waitMu.Lock()
+	defer g.waitMu.Unlock()
+	if !round.over.Load() {
+		round.err = g.st.Result(g.parent)
+		round.pe = g.s.GroupPanic(false)
+		round.over.Store(true)
+	}
+	if first {
+		g.s.GroupPanic(true)
+		g.wait = nil
+	}
 }

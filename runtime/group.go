@@ -236,18 +236,31 @@ func (s *Scope) runGroupBody(f func() error) *PanicError {
 
 // WaitGroup returns when every task of group s queued so far (and every
 // task those queue) has finished, running other work meanwhile if the
-// caller is a worker of s's registry; elsewhere it blocks. Then it
-// re-panics with the first panic of a task, if any, as a *PanicError.
-// Only one WaitGroup may run at a time per group.
+// caller is a worker of s's registry; elsewhere it blocks. The first
+// panic of a task stays for GroupPanic. Only one WaitGroup may run at a
+// time per group: pool.Group elects one among concurrent Waits, and the
+// others wait for GroupTasksDone or for it.
 func (s *Scope) WaitGroup() {
 	if w := s.reg.currentWorker(); w != nil {
 		w.waitGroup(s)
 	} else {
 		s.waitGroupOffPool()
 	}
-	if pe := s.panic.Swap(nil); pe != nil {
-		s.reg.Raise(pe)
+}
+
+// GroupTasksDone reports whether the WaitGroup in progress has seen every
+// task of group s finish (and not yet returned): the condition of a
+// second waiter that may sit on the same worker's stack above the first,
+// which cannot return before it.
+func (s *Scope) GroupTasksDone() bool { return s.done.Probe() }
+
+// GroupPanic returns the first panic of a task of group s since the last
+// take, nil for none; with take it also clears it, for the next round.
+func (s *Scope) GroupPanic(take bool) *PanicError {
+	if take {
+		return s.panic.Swap(nil)
 	}
+	return s.panic.Load()
 }
 
 func (w *Worker) waitGroup(s *Scope) {

@@ -157,6 +157,9 @@ func TestOnlyTheRegionsOwnTasksCarryItsTag(t *testing.T) {
 				})
 			})
 			group.WaitGroup()
+			if pe := group.GroupPanic(true); pe != nil {
+				r.Raise(pe)
+			}
 		})
 	})
 }
