@@ -27,6 +27,7 @@ const (
 	famGroupLimit
 	famGroupCancel
 	famGroupNested
+	famGroupWaiters
 	famForErr
 	famMapErr
 	famFuture
@@ -53,30 +54,31 @@ var families [famCount]family
 
 func init() {
 	families = [famCount]family{
-		famJoinSum:     {"joinsum", 1, (*soak).joinSum},
-		famScope:       {"scope", 1, (*soak).scope},
-		famCross:       {"cross-pool", 1, (*soak).cross},
-		famDetached:    {"detached", 1, (*soak).detached},
-		famFor:         {"for", 1, (*soak).forRange},
-		famMapReduce:   {"mapreduce", 1, (*soak).mapReduce},
-		famSort:        {"sort", 1, (*soak).sort},
-		famSortFunc:    {"sortfunc", 1, (*soak).sortFunc},
-		famSortStable:  {"sortstable", 1, (*soak).sortStable},
-		famMinMax:      {"minmax", 1, (*soak).minMax},
-		famFind:        {"find", 1, (*soak).find},
-		famFilter:      {"filter", 1, (*soak).filter},
-		famScan:        {"scan", 1, (*soak).scan},
-		famGroupErrors: {"group-errors", 1, (*soak).groupErrors},
-		famGroupLimit:  {"group-limit", 1, (*soak).groupLimit},
-		famGroupCancel: {"group-cancel", 1, (*soak).groupCancel},
-		famGroupNested: {"group-nested", 1, (*soak).groupNested},
-		famForErr:      {"forerr", 1, (*soak).forErr},
-		famMapErr:      {"maperr", 1, (*soak).mapErr},
-		famFuture:      {"future", 1, (*soak).future},
-		famBlock:       {"block", 1, (*soak).block},
-		famIsolate:     {"isolate", 1, (*soak).isolate},
-		famBlocking:    {"blocking", 1, (*soak).blocking},
-		famClose:       {"close", 1, (*soak).closeRace},
+		famJoinSum:      {"joinsum", 1, (*soak).joinSum},
+		famScope:        {"scope", 1, (*soak).scope},
+		famCross:        {"cross-pool", 1, (*soak).cross},
+		famDetached:     {"detached", 1, (*soak).detached},
+		famFor:          {"for", 1, (*soak).forRange},
+		famMapReduce:    {"mapreduce", 1, (*soak).mapReduce},
+		famSort:         {"sort", 1, (*soak).sort},
+		famSortFunc:     {"sortfunc", 1, (*soak).sortFunc},
+		famSortStable:   {"sortstable", 1, (*soak).sortStable},
+		famMinMax:       {"minmax", 1, (*soak).minMax},
+		famFind:         {"find", 1, (*soak).find},
+		famFilter:       {"filter", 1, (*soak).filter},
+		famScan:         {"scan", 1, (*soak).scan},
+		famGroupErrors:  {"group-errors", 1, (*soak).groupErrors},
+		famGroupLimit:   {"group-limit", 1, (*soak).groupLimit},
+		famGroupCancel:  {"group-cancel", 1, (*soak).groupCancel},
+		famGroupNested:  {"group-nested", 1, (*soak).groupNested},
+		famGroupWaiters: {"group-waiters", 1, (*soak).groupWaiters},
+		famForErr:       {"forerr", 1, (*soak).forErr},
+		famMapErr:       {"maperr", 1, (*soak).mapErr},
+		famFuture:       {"future", 1, (*soak).future},
+		famBlock:        {"block", 1, (*soak).block},
+		famIsolate:      {"isolate", 1, (*soak).isolate},
+		famBlocking:     {"blocking", 1, (*soak).blocking},
+		famClose:        {"close", 1, (*soak).closeRace},
 	}
 	for _, f := range families {
 		totalWeight += f.weight

@@ -34,10 +34,13 @@ const (
 	// mutNoSpares makes the soak's pools with WithSpares(0): tasks that
 	// block without Block then hold their workers.
 	mutNoSpares
+	// mutLoneWaiter lets one Wait of a group through at a time: a Wait
+	// that overlaps it returns nil at once.
+	mutLoneWaiter
 	mutCount
 )
 
-var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate", "no-spares"}
+var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate", "no-spares", "lone-waiter"}
 
 var mutantDocs = [mutCount]string{
 	"",
@@ -46,6 +49,7 @@ var mutantDocs = [mutCount]string{
 	"MapErr skips one element without an error, leaving its zero value",
 	"pool.Isolate calls its function without isolating its waits",
 	"the pools start no spare worker in place of a blocked one",
+	"a Group.Wait that overlaps another returns nil at once",
 }
 
 func parseMutant(name string) (mutant, bool) {
@@ -89,6 +93,8 @@ func (s *soak) second(l *errLog, err error) error {
 type tracked struct {
 	g   *pool.Group
 	log errLog
+	// waiting counts the Waits in progress (waitWith).
+	waiting atomic.Int32
 	// closing, if not nil, is set when Close of the group's pool is
 	// called: a task that starts after that was queued at Close, and
 	// mutCloseDrop drops it.
