@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+	"os"
 	goruntime "runtime"
 	"runtime/metrics"
 	"time"
@@ -165,12 +167,14 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	// and a locked worker that waits for a P sleeps like a blocked one. No
 	// stall is believed then, and the monitor does not hurry back.
 	crowded := m.waitingForP()
+	watched := 0 // workers and spares that may be blocked in a task
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
 		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
 			ws.valid, ws.blocked = false, false
 			continue
 		}
+		watched++
 		if w.spare {
 			start := w.taskStart.Load()
 			if start == 0 || marking || crowded > 0 && !ws.blocked || now.Sub(time.Unix(0, start)) < blockedAfter {
@@ -226,6 +230,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		ws.last = now
 	}
 	sp.blocked.Store(int32(blocked))
+	r.noteStall(now, blocked > 0 && blocked == watched && r.workQueued(), blocked)
 	active := int(sp.active.Load())
 	// While tasks block, parked workers give their P back at once: the
 	// spares and the tasks they run are ordinary goroutines, whose timers
@@ -277,6 +282,42 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		soon = true // the spares may block in their first task
 	}
 	return blocked, soon || suspect
+}
+
+// stallReportAfter is how long every worker and spare of a registry must
+// have been blocked in tasks, with tasks queued, before the monitor says
+// so (noteStall): far longer than any task blocks on I/O while the spares
+// keep the pool going, short enough that a hung program says why.
+const stallReportAfter = 2 * time.Second
+
+// reportStall prints the monitor's stall report; tests replace it.
+var reportStall = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+
+// noteStall follows whether every worker and spare of the registry is
+// blocked in a task while tasks are queued (stalled, with blocked of
+// them), and reports it once per registry when it lasts for
+// stallReportAfter. Every spare has started then, and blocked too: the
+// pool can run nothing until a blocked task resumes. The common cause is
+// a task that holds a lock across a fork or a wait, whose worker ran a
+// queued task that waits for the same lock (rayon-rs/rayon#592); the
+// report names Isolate, the remedy.
+func (r *Registry) noteStall(now time.Time, stalled bool, blocked int) {
+	sp := &r.spares
+	if !stalled {
+		sp.stallSince = time.Time{}
+		return
+	}
+	if sp.stallSince.IsZero() {
+		sp.stallSince = now
+		return
+	}
+	if sp.stallReported || now.Sub(sp.stallSince) < stallReportAfter {
+		return
+	}
+	sp.stallReported = true
+	reportStall(fmt.Sprintf("spindle: pool %q: all %d of its workers and spares have been blocked in tasks for %v while tasks are queued. "+
+		"If a task holds a lock while it forks or waits (Join, Scope, Group.Wait, forkjoin), its worker may have started a queued task "+
+		"that waits for the same lock: fork under a lock inside pool.Isolate (see its doc).", r.name, blocked, now.Sub(sp.stallSince).Round(time.Second)))
 }
 
 // monitorMetrics reads what the monitor asks the Go runtime.

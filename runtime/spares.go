@@ -77,6 +77,11 @@ type spares struct {
 	lastRound time.Time
 	lastCPU   time.Duration
 	spun      time.Duration // the monitor's own spinning since (monitor.go)
+	// stallSince is when the monitor first saw every worker and spare
+	// blocked with tasks queued, zero while it does not; stallReported is
+	// set once it said so (noteStall; the monitor's own).
+	stallSince    time.Time
+	stallReported bool
 }
 
 // Spares reports the spares' counts: how many are running now, how many
