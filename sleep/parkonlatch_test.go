@@ -44,6 +44,26 @@ func TestParkOnLatchEndsWhenTheLatchIsSet(t *testing.T) {
 	}
 }
 
+// parkOnLatch parks worker i on l in a goroutine of its own, until l is
+// set, and returns once it is parked; release sets l, wakes the worker and
+// waits for its goroutine to end.
+func parkOnLatch(s *Sleep, i int, l *Latch) (release func()) {
+	done := make(chan struct{})
+	go func() {
+		for !l.Probe() {
+			s.ParkOnLatch(i, l, 0)
+		}
+		close(done)
+	}()
+	waitFor(func() bool { return s.isOnLatch(i) })
+	return func() {
+		if l.Set() {
+			s.WakeWorker(i)
+		}
+		<-done
+	}
+}
+
 // A post of work must not spend its wake-up on a worker parked on a latch:
 // that worker may refuse the job, which would then wait with every worker
 // that could take it asleep.
@@ -51,23 +71,13 @@ func TestPostsDoNotWakeAWorkerParkedOnALatch(t *testing.T) {
 	s := New(2)
 	var l Latch
 	withWatchdog(t, func() {
-		done := make(chan struct{})
-		go func() {
-			for !l.Probe() {
-				s.ParkOnLatch(0, &l, 0)
-			}
-			close(done)
-		}()
-		waitFor(func() bool { return s.isOnLatch(0) })
+		release := parkOnLatch(s, 0, &l)
 		s.wakeAny(2)
 		s.WorkFound(func() bool { return true })
 		s.NewInternalJobs(4, false)
 		assert.True(t, s.isOnLatch(0), "a post woke the latch waiter")
 		assert.Zero(t, s.Stats().Wakeups)
-		if l.Set() {
-			s.WakeWorker(0)
-		}
-		<-done
+		release()
 	})
 	assert.Zero(t, s.Stats().Wakeups, "a latch park's wake-up counted as the protocol's")
 }

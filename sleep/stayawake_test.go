@@ -52,19 +52,9 @@ func TestWakeSleepingLeavesLatchParks(t *testing.T) {
 	s := New(2)
 	var l Latch
 	withWatchdog(t, func() {
-		done := make(chan struct{})
-		go func() {
-			for !l.Probe() {
-				s.ParkOnLatch(0, &l, 0)
-			}
-			close(done)
-		}()
-		waitFor(func() bool { return s.isOnLatch(0) })
+		release := parkOnLatch(s, 0, &l)
 		assert.False(t, s.WakeSleeping(0), "woke a latch park")
 		assert.True(t, s.isOnLatch(0))
-		if l.Set() {
-			s.WakeWorker(0)
-		}
-		<-done
+		release()
 	})
 }
