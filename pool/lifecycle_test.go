@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -187,10 +188,18 @@ func TestGroupWaitInsideOwnTaskPanics(t *testing.T) {
 	// another worker took is not: see Group.Wait), so the scope case runs
 	// on one worker.
 	stolen := func(wait func()) {
-		// The first half waits until the second has started on the other
-		// worker, which steals it.
-		started := make(chan struct{})
-		pool.Join(func() { <-started }, func() { close(started); wait() })
+		// The first half waits until the second has started on another
+		// worker, which steals it. It forks while it waits: a worker
+		// publishes its older private jobs (the second half) at a fork,
+		// once a thief asked; blocked without forking, it would keep
+		// the half private when a thief took an older job first.
+		var started atomic.Bool
+		pool.Join(func() {
+			for !started.Load() {
+				pool.Join(func() {}, func() {})
+				runtime.Gosched()
+			}
+		}, func() { started.Store(true); wait() })
 	}
 	tests := []struct {
 		name string
