@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/spindle-go/spindle/pool"
 )
@@ -132,7 +133,7 @@ func TestCloseLeavesNoGoroutineOrThread(t *testing.T) {
 
 func closeLeavesNothing(t *testing.T, locked bool) {
 	watchdog(t, func() {
-		goroutines := runtime.NumGoroutine()
+		before := goleak.IgnoreCurrent()
 		var tids sync.Map // OS thread ids that ran pool tasks
 		for range 20 {
 			p, err := pool.New(pool.WithWorkers(3), pool.WithLockedThreads(locked))
@@ -147,14 +148,10 @@ func closeLeavesNothing(t *testing.T, locked bool) {
 			})
 			require.NoError(t, p.Close())
 		}
-		// Worker goroutines signal Close just before they return; give the
-		// last of them a moment to be gone. Not a duration assertion: the
-		// counts are what is checked.
+		// Worker goroutines signal Close just before they return:
+		// goleak retries until the last of them is gone.
+		goleak.VerifyNone(t, before)
 		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
-		assert.LessOrEqual(t, runtime.NumGoroutine(), goroutines)
 		if !locked {
 			return
 		}

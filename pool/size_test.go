@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/internal/testutil"
@@ -73,7 +74,7 @@ func TestFollowingPoolUnderChangingGOMAXPROCS(t *testing.T) {
 	// that the goroutines it may add are not counted as left behind.
 	runtime.GOMAXPROCS(4)
 	pool.Default().Run(func() {})
-	goroutines := runtime.NumGoroutine()
+	before := goleak.IgnoreCurrent()
 	watchdog(t, func() {
 		p, err := pool.New()
 		require.NoError(t, err)
@@ -108,11 +109,7 @@ func TestFollowingPoolUnderChangingGOMAXPROCS(t *testing.T) {
 		changer.Wait()
 		require.NoError(t, p.Close())
 	})
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	assert.LessOrEqual(t, runtime.NumGoroutine(), goroutines, "goroutines left:\n%s", testutil.Stacks())
+	goleak.VerifyNone(t, before)
 }
 
 // followingMix runs one task of each kind on p and checks its result.

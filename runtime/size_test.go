@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/spindle-go/spindle/internal/testutil"
 )
@@ -196,16 +197,12 @@ func TestResizeWhileComputing(t *testing.T) {
 // worker's goroutine, or leak it).
 func TestCloseWakesSurplusWorkers(t *testing.T) {
 	testutil.WithProcs(t, 1)
-	before := goruntime.NumGoroutine()
+	before := goleak.IgnoreCurrent()
 	watchdog(t, func() {
 		r, err := NewRegistry(Config{Workers: 3, FollowProcs: true, MaxFollowed: 4})
 		require.NoError(t, err)
 		waitParked(t, r, 1)
 		require.NoError(t, r.Close())
 	})
-	deadline := time.Now().Add(time.Second)
-	for goruntime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	assert.LessOrEqual(t, goruntime.NumGoroutine(), before, "goroutines left after Close:\n%s", testutil.Stacks())
+	goleak.VerifyNone(t, before)
 }
