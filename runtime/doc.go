@@ -155,6 +155,66 @@
 // in place (Worker.analysing, tested only after the check for the
 // worker's own registry has failed).
 //
+// # The engine's map
+//
+// Where each thing happens, for a reader looking for it. Files are in
+// this package unless named.
+//
+// Forks. JoinCurrent (join.go) is pool.Join's whole path; forkjoin's
+// typed forks take the same steps through Enter, Offer, TryTakeBack and
+// TakeBack (worker.go). Publishing a private job: Offer and publishOldest
+// (worker.go). Spawned tasks: Scope.spawn and queue (scope.go), SpawnValue
+// (spawnvalue.go), bulk spawns (batch.go), running a task's descendants
+// in place (descendants.go).
+//
+// Steals. findWork (worker.go) decides the order: levels above 0
+// (findAbove, priority.go), own public deque, steal (worker.go), the
+// injector (inject.go). Every steal goes through stealRound, whose callers
+// are steal, stealLevel (priority.go) and the isolated search
+// (findIsolated, isolate.go).
+//
+// Waits: each loop and what it must honour (help depth, isolation, scope
+// credits, the analysis worker's order, the sleep protocol's counts):
+//
+//   - waitUntil (worker.go): joins (bounded help: maxHelpDepth, then
+//     sleepUntil), scopes, futures, Run from another pool's worker, Block,
+//     and the main loop's wait on terminate. Out of local work it calls
+//     look, which goes through package sleep's idle protocol (StartLooking,
+//     NoWorkFound, WorkFound), or lookIsolated inside an Isolate region.
+//   - waitGroup (group.go): a group's Wait on a worker, the same loop on
+//     the group's latch, with the analysis worker's early stop.
+//   - HelpUntil (group.go): waits without a latch (a group's limit, a
+//     second Group.Wait), polling its condition between jobs.
+//   - runAsSpare (spares.go): a spare's loop between tasks.
+//   - off-pool waits, outside any worker: Run and JoinOffPool block on a
+//     channel (run.go, offpool.go), a group's Wait on the group's wake
+//     channel (group.go), a guest helps as a worker would (guest.go).
+//
+// Parks. Every park inside a worker marks itself in package sleep
+// (Parked), or the monitor would take the worker for one blocked in a
+// task and start a spare:
+//
+//   - the protocol's sleep (sleep.Sleep.NoWorkFound, from look);
+//   - ParkOnLatch: sleepUntil (worker.go) and an isolated wait with
+//     nothing to do (lookIsolated, isolate.go);
+//   - SetParked around a park of the engine's own: HelpUntil's short
+//     sleeps (group.go) and a surplus worker's park (parkSurplus,
+//     size.go);
+//   - spares park outside it, as goroutines whose task age the monitor
+//     watches instead of a thread: waitPosted and waitActivation
+//     (spares.go).
+//
+// Blocked tasks. The monitor (monitor.go, monitorRound) reads each
+// locked worker's thread CPU clock and state, starts and retires spares
+// (spares.go), reads GOMAXPROCS for the registry's size (size.go), and
+// reports a pool whose every worker and spare is blocked (noteStall).
+// pool.Block is the explicit form (block.go: the task's function runs on
+// a goroutine while the worker waits in waitUntil).
+//
+// Size. How many workers there are and may look for work (size.go):
+// checkProcs at every call from outside (admit, registry.go), in look
+// before a main-loop worker sleeps, and in every monitor round.
+//
 // # Lifecycle
 //
 // Close refuses new calls from outside, waits for calls in progress and for
