@@ -81,6 +81,7 @@ func (r *Registry) Submit(call string, f *Future, task Runner) {
 		w.pushPublic(&f.job, 1)
 		return
 	}
+	f.job.takeLabels()
 	r.inject(&f.job, 1)
 }
 

@@ -96,6 +96,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	r.guests.running.Add(1)
 	r.guests.calls.Add(1)
 	w.g.Store(currentG())
+	w.adoptLabels() // the caller's: its call's tasks carry them
 	if !r.saturated() {
 		w.offer.Store(1) // the caller's first fork is published (see Offer)
 	}
@@ -123,6 +124,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 // the call may not wait for (a detached spawn, a future).
 func (w *Worker) pushUnannounced(j *Job, tasks int) {
 	j.setTag(w.iso)
+	j.takeLabels()
 	if !w.publicPush(j) {
 		w.reg.enqueue(j, tasks)
 	}

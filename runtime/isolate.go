@@ -105,9 +105,11 @@ func (r *Registry) queueIn(w *Worker, j *Job, tag uint64, tasks int) {
 	case w != nil && tag == w.iso:
 		w.pushLevel(j, tasks)
 	case tag == 0:
+		j.takeLabels()
 		r.injectLevel(j, tasks)
 	default:
 		j.setTag(tag)
+		j.takeLabels()
 		r.enqueue(j, tasks) // a region's jobs are all of level 0
 	}
 }

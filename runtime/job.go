@@ -1,6 +1,9 @@
 package runtime
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Runner is what a job runs. The records that carry jobs (join frames,
 // spawned tasks, injected calls) implement it on their pointer type, so
@@ -35,6 +38,10 @@ type Job struct {
 	// lineage is, for a published join half, the lineage of the code that
 	// forked it (lineage.go); nil otherwise.
 	lineage *lineageEntry
+	// labels are the profiler labels j runs with, taken from the
+	// goroutine that made it runnable elsewhere (labels.go); nil for
+	// none. Written before j is queued, read by whoever took it.
+	labels unsafe.Pointer
 }
 
 // Init makes j run r and wakes owner (if it sleeps) when j's latch is set.

@@ -73,6 +73,7 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 	}
 	j := &offPoolB{fn: b, reg: r, done: make(chan struct{})}
 	j.job.Init(j, nil)
+	j.job.takeLabels()
 	r.inject(&j.job, 1)
 	pa := r.Catch(a)
 	var pb *PanicError

@@ -205,6 +205,7 @@ func (w *Worker) pushLevel(j *Job, tasks int) {
 	}
 	d := w.levels[l-1]
 	j.setTag(w.iso)
+	j.takeLabels()
 	wasEmpty := d.Empty()
 	d.Push(j)
 	w.sleep.NewInternalJobs(tasks, wasEmpty)

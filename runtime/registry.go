@@ -304,6 +304,7 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	}
 	w.g.Store(currentG())
 	w.setLabels()
+	w.adoptLabels()
 	registerWorker(w)
 	if started != nil {
 		started.Done()

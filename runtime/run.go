@@ -58,6 +58,7 @@ func (r *Registry) Run(call string, f func()) {
 		j.done = make(chan struct{})
 	}
 	j.job.Init(j, w)
+	j.job.takeLabels()
 	r.inject(&j.job, 1)
 	if w == nil {
 		<-j.done
@@ -151,5 +152,6 @@ func (r *Registry) Spawn(call string, f func()) {
 	}
 	j := (*Worker)(nil).newSpawnJob()
 	j.fn, j.reg = f, r
+	j.job.takeLabels()
 	r.inject(&j.job, 1)
 }

@@ -207,6 +207,7 @@ func (s *Scope) queueTask(w *Worker, j *Job, typed bool) {
 	if w != nil && w.iso == s.tag && w.variant == nil {
 		j.setLevel(0)
 		j.setTag(s.tag)
+		j.takeLabels()
 		wasEmpty := w.deque.Empty()
 		w.deque.Push(j)
 		w.sleep.NewInternalJobs(1, wasEmpty)

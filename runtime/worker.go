@@ -5,6 +5,7 @@ import (
 	goruntime "runtime"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/spindle-go/spindle/deque"
 	"github.com/spindle-go/spindle/internal/xorshift"
@@ -152,6 +153,9 @@ type Worker struct {
 	// curLevel is the priority level of the job this worker is running
 	// (0 outside any job); see priority.go.
 	curLevel int
+	// labels are the profiler labels the engine last set on the worker's
+	// goroutine, ownLabels the worker's own (labels.go).
+	labels, ownLabels unsafe.Pointer
 
 	// levels[l-1] is this worker's deque of spawned level-l tasks
 	// (priority.go).
@@ -314,6 +318,7 @@ func (w *Worker) publishOldest() bool {
 	}
 	j := w.slots[i].job
 	j.setTag(w.privateTag(i))
+	j.takeLabels()
 	if w.lineage != nil || j.lineage != nil {
 		j.lineage = w.lineageAt(i) // see lineage.go
 	}
@@ -371,6 +376,7 @@ func (w *Worker) publishAll() {
 // where every worker finds it too.
 func (w *Worker) pushPublic(j *Job, tasks int) {
 	j.setTag(w.iso)
+	j.takeLabels()
 	wasEmpty := w.publicLen() == 0
 	if !w.publicPush(j) {
 		w.reg.enqueue(j, tasks)
@@ -550,8 +556,22 @@ func (w *Worker) popLevels() *Job {
 // a task of j's level.
 func (w *Worker) execute(j *Job) { w.executeAt(j, j.level()) }
 
-// executeAt runs j as a task of the given priority level (curLevel).
+// executeAt runs j as a task of the given priority level (curLevel),
+// with j's profiler labels (labels.go).
 func (w *Worker) executeAt(j *Job, level int) {
+	labels := j.labels
+	if labels == nil {
+		labels = w.ownLabels
+	}
+	if labels != w.labels {
+		w.executeLabelled(j, level, labels)
+		return
+	}
+	w.executeIn(j, level)
+}
+
+// executeIn is executeAt once j's labels are set.
+func (w *Worker) executeIn(j *Job, level int) {
 	if w.executedUnpublished++; w.executedUnpublished == executedBatch {
 		w.publishExecuted()
 	}
