@@ -122,8 +122,10 @@ const DefaultSpares = 256
 // blocking calls runs about as wide as with goroutines, and tasks that
 // wait for one another (a barrier, a pipeline over channels) progress as
 // long as fewer than n of them block at once. A spare is a worker like
-// the others, locked to a thread of its own; it retires at a task
-// boundary once the blocked tasks resume, and parks to be reused. Its
+// the others with deques of its own, run by an ordinary goroutine (not
+// locked to a thread: its tasks block and resume, and a locked thread
+// would pay a thread switch for each); it retires at a task boundary once
+// the blocked tasks resume, and parks to be reused. Its
 // WorkerIndex is in [Workers(), MaxWorkers()). Block remains the explicit,
 // immediate form, which needs no spare.
 //

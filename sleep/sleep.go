@@ -72,7 +72,7 @@ func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
 
 // ReleaseP sets whether parked workers give their P back at once (on),
 // or keep it until sysmon retakes it for a faster wake-up (off, the
-// default; the package doc's "Go specifics" weighs the two). A registry
+// default; docs/sleep-notes.md's "Go specifics" weighs the two). A registry
 // turns it on while tasks that block come and go (runtime's spares): its
 // spares and the tasks they run are ordinary goroutines, whose timers and
 // wake-ups a P held in a futex call would delay by up to milliseconds. It
