@@ -31,7 +31,7 @@ import (
 // that takes shared to exactly ownerWaiting, by finishing the last task,
 // sets the latch (setDone). A waiter on a worker runs other work
 // meanwhile and may sleep on the latch as a scope's owner does. A waiter
-// that is no worker blocks on the group's wake channel, which setDone
+// that is no worker blocks on the group's wake handoff, which setDone
 // signals after the latch: it is never injected as a job, because a
 // worker could pick that job up while it helps inside one of the group's
 // own tasks (in a join or pool.Block), and the waiter would then sit on
@@ -71,7 +71,7 @@ type groupHead struct {
 	// written by the waiter before it adds ownerWaiting, read by setDone
 	// before it sets the latch.
 	offPool bool
-	wake    chan struct{} // capacity 1: setDone's signal to an off-pool waiter
+	wake    handoff // setDone's signal to an off-pool waiter
 }
 
 // noOwner is the owner of every group: no worker is it, so no worker
@@ -89,7 +89,7 @@ func (r *Registry) NewGroup(h GroupHooks) *Scope {
 	if w != nil && w.reg == r {
 		tag = w.iso
 	}
-	g := &groupHead{hooks: h, wake: make(chan struct{}, 1)}
+	g := &groupHead{hooks: h}
 	return &Scope{scopeHead: scopeHead{reg: r, owner: &noOwner, group: g, tag: tag}}
 }
 
@@ -287,8 +287,11 @@ func (w *Worker) waitGroup(s *Scope) {
 
 func (s *Scope) waitGroupOffPool() {
 	s.group.offPool = true
+	s.group.wake.arm(s.reg)
 	if s.count.shared.Add(ownerWaiting) != ownerWaiting {
-		<-s.group.wake
+		s.group.wake.wait(s.reg)
+	} else {
+		s.group.wake.disarm(s.reg) // no task: nothing will signal
 	}
 	s.endWait()
 }

@@ -35,7 +35,7 @@ type offPoolB struct {
 	state atomic.Int32
 	reg   *Registry
 	panic *PanicError
-	done  chan struct{} // closed when a worker has run fn
+	done  handoff // signalled when a worker has run fn
 }
 
 // Run runs b unless the caller took it back first (then the job, still in
@@ -49,7 +49,7 @@ func (j *offPoolB) Run(w *Worker) {
 	if w != nil {
 		w.readiedCaller = true // see Worker.handOffP
 	}
-	close(j.done)
+	j.done.signal()
 }
 
 // JoinOffPool runs a and b, possibly in parallel, for a goroutine that is
@@ -71,7 +71,8 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 		}
 		return
 	}
-	j := &offPoolB{fn: b, reg: r, done: make(chan struct{})}
+	j := &offPoolB{fn: b, reg: r}
+	j.done.arm(r)
 	j.job.Init(j, nil)
 	j.job.takeLabels()
 	r.inject(&j.job, 1)
@@ -79,9 +80,10 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 	var pb *PanicError
 	if j.state.CompareAndSwap(offQueued, offTakenBack) {
 		j.fn = nil
+		j.done.disarm(r)
 		pb = r.Catch(b)
 	} else {
-		<-j.done
+		j.done.wait(r)
 		pb = j.panic
 	}
 	if pa != nil {

@@ -118,6 +118,8 @@ type Registry struct {
 	trace        func(kind EventKind, worker, victim, waker int)
 
 	injected atomic.Uint64
+	// wakes holds the handoff channels not in use (handoff.go).
+	wakes chan chan struct{}
 	// reportWorkers, if set, is what Workers reports instead of the
 	// number of workers (the analysis registry's; set before first use).
 	reportWorkers int
@@ -207,6 +209,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		return nil, err
 	}
 	r.drained = sync.NewCond(&r.mu)
+	r.wakes = newWakes()
 	var cpus []int
 	if cfg.Pin {
 		cpus = affinityCPUs()

@@ -3,23 +3,25 @@ package runtime
 import "fmt"
 
 // runJob carries a call from outside the registry (Registry.Run) to a
-// worker. Its waiter is either an ordinary goroutine, blocked on done, or a
-// worker of another registry, helping its own pool until job.Latch is set.
+// worker. Its waiter is either an ordinary goroutine, blocked on done (a
+// handoff), or a worker of another registry, helping its own pool until
+// job.Latch is set.
 type runJob struct {
-	job   Job
-	fn    func()
-	reg   *Registry
-	panic *PanicError
-	done  chan struct{} // nil when a worker waits on job.Latch
+	job     Job
+	fn      func()
+	reg     *Registry
+	panic   *PanicError
+	offPool bool // the waiter is no worker: it waits on done
+	done    handoff
 }
 
 func (j *runJob) Run(w *Worker) {
 	j.panic = j.reg.Catch(j.fn)
-	if done := j.done; done != nil {
+	if j.offPool {
 		// The caller, an ordinary goroutine, is readied on this worker's
 		// P; see Worker.handOffP.
 		w.readiedCaller = true
-		close(done)
+		j.done.signal()
 		return
 	}
 	j.job.Latch.Set()
@@ -55,13 +57,14 @@ func (r *Registry) Run(call string, f func()) {
 	}
 	j := &runJob{fn: f, reg: r}
 	if w == nil {
-		j.done = make(chan struct{})
+		j.offPool = true
+		j.done.arm(r)
 	}
 	j.job.Init(j, w)
 	j.job.takeLabels()
 	r.inject(&j.job, 1)
 	if w == nil {
-		<-j.done
+		j.done.wait(r)
 	} else {
 		w.WaitUntil(&j.job.Latch)
 	}

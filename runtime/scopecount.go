@@ -121,7 +121,7 @@ func (s *Scope) finishedPanic(call string) {
 
 // setDone sets s's latch, for the worker whose decrement finished s while
 // its owner looked for work. A group's waiter may be a goroutine that is
-// no worker, blocked on the group's wake channel (group.go); whether it is
+// no worker, blocked on the group's wake handoff (group.go); whether it is
 // must be read before the latch is set, as the waiter may start another
 // round as soon as it sees the latch.
 func (s *Scope) setDone() {
@@ -132,7 +132,7 @@ func (s *Scope) setDone() {
 		if w := CurrentWorker(); w != nil {
 			w.readiedCaller = true
 		}
-		g.wake <- struct{}{}
+		g.wake.signal()
 		return
 	}
 	s.done.Set()

@@ -1,0 +1,78 @@
+package pool_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/pool"
+)
+
+// TestCallsFromASynctestBubble: code under testing/synctest calls a pool
+// made outside the bubble (the default pool): every call returns its
+// result, none kills the test binary (a worker closing a channel the
+// bubble owns) or trips a false "all goroutines in bubble are blocked",
+// and the bubble's fake clock still moves exactly as slept. Before, about
+// half the runs died on the first or panicked on the second.
+func TestCallsFromASynctestBubble(t *testing.T) {
+	pool.Default().Run(func() {}) // made outside any bubble
+	calls := []struct {
+		name string
+		call func() bool
+	}{
+		{"forkjoin.Call", func() bool {
+			a, b := forkjoin.Call(func(n int) int { return 2 * n }, 1, 2)
+			return a+b == 6
+		}},
+		{"forkjoin.For", func() bool {
+			var n atomic.Int64
+			forkjoin.For(0, 1000, 10, func(lo, hi int) { n.Add(int64(hi - lo)) })
+			return n.Load() == 1000
+		}},
+		{"pool.Join", func() bool {
+			var a, b bool
+			pool.Join(func() { a = true }, func() { b = true })
+			return a && b
+		}},
+		{"Pool.Run", func() bool {
+			ran := false
+			pool.Default().Run(func() { ran = true })
+			return ran
+		}},
+		{"Pool.Scope", func() bool {
+			var n atomic.Int64
+			pool.Default().Scope(func(s *pool.Scope) {
+				for range 16 {
+					s.Spawn(func(*pool.Scope) { n.Add(1) })
+				}
+			})
+			return n.Load() == 16
+		}},
+		{"Group", func() bool {
+			var g pool.Group
+			var n atomic.Int64
+			for range 16 {
+				g.Go(func() error { n.Add(1); return nil })
+			}
+			return g.Wait() == nil && n.Load() == 16
+		}},
+	}
+	for _, c := range calls {
+		t.Run(c.name, func(t *testing.T) {
+			watchdog(t, func() {
+				for range 20 {
+					synctest.Test(t, func(t *testing.T) {
+						start := time.Now()
+						assert.True(t, c.call(), "wrong result")
+						time.Sleep(time.Second)
+						assert.Equal(t, time.Second, time.Since(start), "the fake clock moved by more than was slept")
+					})
+				}
+			})
+		})
+	}
+}
