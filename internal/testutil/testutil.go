@@ -86,12 +86,15 @@ func NeedTwoPs(t testing.TB) { NeedProcs(t, 2) }
 // NeedProcs raises GOMAXPROCS to n for the rest of the test if it is
 // lower: a pool runs no more workers at once than there are Ps, and a
 // test whose tasks must run on n workers at once (each holding one while
-// another starts) needs n Ps; Go allows more Ps than CPUs.
-func NeedProcs(t testing.TB, n int) {
+// another starts) needs n Ps; Go allows more Ps than CPUs. It reports
+// whether it raised GOMAXPROCS.
+func NeedProcs(t testing.TB, n int) (raised bool) {
 	t.Helper()
 	if prev := runtime.GOMAXPROCS(0); prev < n {
 		runtime.GOMAXPROCS(n)
 		t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 		t.Logf("GOMAXPROCS raised from %d to %d for this test: it asserts parallel behaviour", prev, n)
+		return true
 	}
+	return false
 }
