@@ -65,3 +65,7 @@ func BuiltinMade() bool {
 	defer defaultMu.Unlock()
 	return builtin != nil
 }
+
+// ReadGOMAXPROCS makes p read GOMAXPROCS now, as its next call from
+// outside would (a test helper that raised it after making p).
+func ReadGOMAXPROCS(p *Pool) { p.reg.CheckProcs() }

@@ -30,10 +30,9 @@ func newClosablePool(t testing.TB, opts ...pool.Option) *pool.Pool {
 	t.Helper()
 	p := newPoolAtProcs(t, opts...)
 	if testutil.NeedProcs(t, p.Workers()) {
-		// Made before the raise, p runs fewer workers until its next
-		// call: start over with a pool made at the new GOMAXPROCS.
-		require.NoError(t, p.Close())
-		p = newPoolAtProcs(t, opts...)
+		// Made before the raise, p would run fewer workers until its
+		// next call: have it read GOMAXPROCS now.
+		pool.ReadGOMAXPROCS(p)
 	}
 	return p
 }

@@ -70,6 +70,11 @@ func (r *Registry) checkProcs() {
 	}
 }
 
+// CheckProcs reads GOMAXPROCS now and resizes the registry if it moved,
+// as its next call from outside would: for a test that changed GOMAXPROCS
+// and must not make a call to have the registry see it.
+func (r *Registry) CheckProcs() { r.checkProcs() }
+
 // resize sets the counts for procs Ps: it makes the workers a following
 // registry lacks and wakes the parked workers now within running.
 func (r *Registry) resize(procs int32) {
