@@ -17,7 +17,8 @@ import "sync"
 // handoff falls back to a mutex, which belongs to no bubble either: the
 // waiter locks it to arm, the signaller unlocks it, the wait locks it
 // again. (The mutex alone would do, but a waiter's Lock spins before it
-// parks: an awake Run round trip took 25% longer.)
+// parks, which made an awake Run round trip measurably slower: see
+// docs/runs/synctest-2026-11-28/run-round-trip-ab.txt.)
 type handoff struct {
 	c  chan struct{} // the registry's, while armed; nil: the mutex
 	mu sync.Mutex
