@@ -72,20 +72,32 @@ func callInit[S any](init func() S) S { return init() }
 
 // folder is a Fold of several pieces in progress. Piece k covers the
 // indexes lo + [start(k), start(k+1)); runs[k] holds the accumulator of the
-// run that begins with piece k, if one does. open[w] is worker w's run
-// that may go on: the next piece it would take and the run's first piece.
-// Only worker w touches open[w], and runs[k] only the worker of the run
-// beginning at k, until the pieces are all done.
+// run that begins with piece k, if one does. Each worker that folds a
+// piece claims an entry of open for its last run that may go on (see
+// openRun): at most one entry per piece, since a worker claims one only
+// for a piece it folds, so a Fold costs memory for its pieces, not for
+// every slot its pool may have (a pool with guests has hundreds). Only
+// the worker that claimed an entry touches its run, and runs[k] only the
+// worker of the run beginning at k, until the pieces are all done.
 type folder[S any] struct {
-	lo     int
-	n      uint
-	pieces int
-	init   func() S
-	body   func(acc S, lo, hi int) S
-	merge  func(a, b S) S
-	runs   []foldRun[S]
-	open   []openRun
-	stop   atomic.Bool // a piece panicked: start no more
+	lo      int
+	n       uint
+	pieces  int
+	init    func() S
+	body    func(acc S, lo, hi int) S
+	merge   func(a, b S) S
+	runs    []foldRun[S]
+	open    []openEntry
+	claimed atomic.Int32 // entries of open claimed so far
+	stop    atomic.Bool  // a piece panicked: start no more
+}
+
+// openEntry is a worker's entry in a Fold: owner is the worker's index
+// plus one once claimed (0: free), written once, by the claimer, and read
+// by every worker looking for its own entry.
+type openEntry struct {
+	owner atomic.Int32
+	run   openRun
 }
 
 type foldRun[S any] struct {
@@ -105,16 +117,21 @@ type openRun struct {
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {
-	w := runtime.CurrentWorker()
 	f.runs = make([]foldRun[S], f.pieces)
-	f.open = make([]openRun, w.Registry().Slots()) // spares included (pool.MaxWorkers)
-	for i := range f.open {
-		f.open[i].next = -1
-	}
+	f.open = make([]openEntry, f.pieces)
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
 	For(0, f.pieces, 1, f.fold)
-	accs := make([]S, 0, len(f.open)+1)
+	began := 0
+	for k := range f.runs {
+		if f.runs[k].began {
+			began++
+		}
+	}
+	if began == 1 { // nobody stole: piece 0's run folded everything
+		return f.runs[0].acc
+	}
+	accs := make([]S, 0, began)
 	for k := range f.runs {
 		if f.runs[k].began {
 			accs = append(accs, f.runs[k].acc)
@@ -126,14 +143,35 @@ func (f *folder[S]) run() S {
 
 // fold folds pieces [pl, ph).
 func (f *folder[S]) fold(pl, ph int) {
-	w := runtime.CurrentWorker()
+	o := f.openOf(runtime.CurrentWorker().Index())
 	defer stopOnPanic(&f.stop)
 	for k := pl; k < ph; k++ {
 		if f.stop.Load() {
 			return
 		}
-		f.piece(&f.open[w.Index()], k)
+		f.piece(o, k)
 	}
+}
+
+// openOf returns the open run of the worker with index index, claiming an
+// entry for it the first time it folds a piece. Entries are claimed in
+// order and never freed, and a worker claims one only when about to fold
+// a piece, so the pieces bound the claims. Only the worker itself claims
+// its entry, so it finds none of its own among those claimed when it
+// first comes; an entry claimed by another but not yet marked (owner
+// still 0) is not its own either.
+func (f *folder[S]) openOf(index int) *openRun {
+	me := int32(index) + 1
+	n := int(f.claimed.Load())
+	for i := range n {
+		if f.open[i].owner.Load() == me {
+			return &f.open[i].run
+		}
+	}
+	e := &f.open[f.claimed.Add(1)-1]
+	e.run.next = -1
+	e.owner.Store(me)
+	return &e.run
 }
 
 // piece folds piece k, going on with the worker's open run if it ends

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -258,4 +259,35 @@ func TestFoldRunsShareAccumulators(t *testing.T) {
 	assert.Zero(t, merges.Load())
 	assert.True(t, slices.IsSorted(got))
 	assert.Greater(t, len(got), 1, "split into pieces")
+}
+
+// TestFoldMemoryFollowsPieces checks that a Fold's bookkeeping grows with
+// its pieces, not with the slots of its pool: a pool with guests and
+// spares has hundreds of slots, and a request handler that folds a few
+// pieces per call must not allocate for each of them.
+func TestFoldMemoryFollowsPieces(t *testing.T) {
+	p := newPool(t, 1, pool.WithGuests(64))
+	require.Greater(t, p.MaxWorkers(), 64)
+	fold := func() {
+		forkjoin.Fold(0, 4<<10, 1<<10, func() int { return 0 },
+			func(acc, lo, hi int) int { return acc + hi - lo },
+			func(a, b int) int { return a + b })
+	}
+	const runs = 100
+	least := uint64(math.MaxUint64)
+	watchdog(t, func() {
+		p.Run(func() {
+			fold()
+			var before, after goruntime.MemStats
+			for range 5 {
+				goruntime.ReadMemStats(&before)
+				for range runs {
+					fold()
+				}
+				goruntime.ReadMemStats(&after)
+				least = min(least, (after.TotalAlloc-before.TotalAlloc)/runs)
+			}
+		})
+	})
+	assert.LessOrEqual(t, least, uint64(1024), "bytes per Fold of 4 pieces on a pool of %d slots", p.MaxWorkers())
 }
