@@ -74,6 +74,47 @@ func TestWorkerTableCollisions(t *testing.T) {
 	assert.Nil(t, overflow.Load())
 }
 
+// TestWorkerTableConcurrentWriters has goroutines register and unregister
+// workers whose identities share a slot, all at once, as guests do at
+// every call: a worker registered is found, one unregistered is not, and
+// none is lost to another's write (a worker left in both the slot and the
+// overflow list, or in neither, fails one of the lookups).
+func TestWorkerTableConcurrentWriters(t *testing.T) {
+	base := uintptr(0x2000)
+	var ws []*Worker
+	for range 8 {
+		g := base
+		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
+			g += 8
+		}
+		w := &Worker{}
+		w.g.Store(g)
+		ws = append(ws, w)
+	}
+	var wg sync.WaitGroup
+	var wrong atomic.Int64
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2000 {
+				registerWorker(w)
+				if lookupWorker(w.g.Load()) != w {
+					wrong.Add(1)
+				}
+				unregisterWorker(w)
+				if lookupWorker(w.g.Load()) != nil {
+					wrong.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Zero(t, wrong.Load())
+	assert.Nil(t, tableSlot(base).Load())
+	assert.Nil(t, overflow.Load())
+}
+
 func contains(ws []*Worker, g uintptr) bool {
 	for _, w := range ws {
 		if w.g.Load() == g {

@@ -14,8 +14,13 @@ import (
 // overflow list for the rare worker whose slot is taken. Readers take no
 // lock: a lookup is a hash, one atomic load (a plain move on amd64) and a
 // compare, and off-pool one more load (the overflow list, normally nil).
-// Writers (a worker starting or exiting) serialise on tableMu; the
-// overflow list is copy-on-write.
+// Writers (a worker starting or exiting, a guest's call beginning or
+// ending) claim and clear their own slot with a compare-and-swap and take
+// no lock, since guests do so at every call from outside; only the
+// overflow list, copy-on-write, is changed under tableMu. A worker is in
+// its slot or in the overflow list, never both: it goes to the list only
+// when the swap into its slot failed, and leaves the slot only by its own
+// swap.
 const tableBits = 12
 
 var (
@@ -49,12 +54,11 @@ func lookupOverflow(g uintptr) *Worker {
 }
 
 func registerWorker(w *Worker) {
-	tableMu.Lock()
-	defer tableMu.Unlock()
-	if slot := tableSlot(w.g.Load()); slot.Load() == nil {
-		slot.Store(w)
+	if tableSlot(w.g.Load()).CompareAndSwap(nil, w) {
 		return
 	}
+	tableMu.Lock()
+	defer tableMu.Unlock()
 	var next []*Worker
 	if o := overflow.Load(); o != nil {
 		next = append(next, *o...)
@@ -64,12 +68,11 @@ func registerWorker(w *Worker) {
 }
 
 func unregisterWorker(w *Worker) {
-	tableMu.Lock()
-	defer tableMu.Unlock()
-	if slot := tableSlot(w.g.Load()); slot.Load() == w {
-		slot.Store(nil)
+	if tableSlot(w.g.Load()).CompareAndSwap(w, nil) {
 		return
 	}
+	tableMu.Lock()
+	defer tableMu.Unlock()
 	var next []*Worker
 	for _, o := range *overflow.Load() {
 		if o != w {
