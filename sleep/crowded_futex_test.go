@@ -23,3 +23,16 @@ func TestCrowdedParksGiveThePBack(t *testing.T) {
 	s.SetCrowded(false)
 	assert.False(t, s.workers[0].parker.givesP(), "after")
 }
+
+// TestSharedParksGiveThePBack: while goroutines outside the pool compute
+// on its Ps (SetShared), every park gives the P back, and stops when they
+// no longer do.
+func TestSharedParksGiveThePBack(t *testing.T) {
+	s := New(2)
+	s.SetShared(true)
+	for i := range 2 {
+		assert.True(t, s.workers[i].parker.givesP(), "worker %d shared", i)
+	}
+	s.SetShared(false)
+	assert.False(t, s.workers[0].parker.givesP(), "after")
+}

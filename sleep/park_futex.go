@@ -38,6 +38,7 @@ type parker struct {
 	wake    chan struct{}
 	release *atomic.Bool // Sleep's ReleaseP setting
 	crowded *atomic.Bool // Sleep's SetCrowded setting
+	shared  *atomic.Bool // Sleep's SetShared setting
 }
 
 func (p *parker) init() { p.wake = make(chan struct{}, 1) }
@@ -46,9 +47,11 @@ func (p *parker) init() { p.wake = make(chan struct{}, 1) }
 func (p *parker) follow(release *atomic.Bool) { p.release = release }
 
 // givesP reports whether the next wait must give the P back at once:
-// ReleaseP, or the pool is crowded (Sleep.SetCrowded).
+// ReleaseP, or the pool is crowded or shares its Ps with goroutines that
+// compute (Sleep.SetCrowded, Sleep.SetShared).
 func (p *parker) givesP() bool {
-	return p.release != nil && p.release.Load() || p.crowded != nil && p.crowded.Load()
+	return p.release != nil && p.release.Load() || p.crowded != nil && p.crowded.Load() ||
+		p.shared != nil && p.shared.Load()
 }
 
 func (p *parker) park() {

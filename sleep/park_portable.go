@@ -16,6 +16,7 @@ const Backend = "channel"
 type parker struct {
 	tokens  chan struct{}
 	crowded *atomic.Bool // unused: a channel park always gives the P back
+	shared  *atomic.Bool // unused, as crowded
 }
 
 func (p *parker) init() { p.tokens = make(chan struct{}, 1) }

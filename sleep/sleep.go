@@ -59,8 +59,9 @@ type Sleep struct {
 	// (ParkOnChannel).
 	releaseP, always atomic.Bool
 	// crowded is set while the pool has more workers than GOMAXPROCS
-	// (see SetCrowded).
-	crowded atomic.Bool
+	// (see SetCrowded); shared, while goroutines outside the pool compute
+	// on its Ps (see SetShared).
+	crowded, shared atomic.Bool
 }
 
 // ParkOnChannel makes worker i's parks always give the P back at once,
@@ -81,6 +82,21 @@ func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
 func (s *Sleep) ReleaseP(on bool) {
 	if s.releaseP.Load() != on {
 		s.releaseP.Store(on)
+	}
+}
+
+// SetShared tells the idle loop whether goroutines that are no worker
+// compute on the pool's Ps (runtime's guests: callers running their own
+// calls). A worker that runs out of work then steps aside at once: it
+// skips the yield rounds and, after its spin, hands its P over and parks
+// giving the P back (as with ReleaseP). A yield round keeps the P, or on a
+// locked thread hands it to another thread and back, and a worker parked
+// in the futex call keeps it until sysmon retakes it; either way a caller
+// that the Go scheduler queued behind the worker waits meanwhile, for
+// milliseconds while sysmon sleeps, since no P is idle to take it.
+func (s *Sleep) SetShared(on bool) {
+	if s.shared.Load() != on {
+		s.shared.Store(on)
 	}
 }
 
@@ -167,6 +183,7 @@ func New(n int) *Sleep {
 		s.workers[i].parker.init()
 		s.workers[i].parker.follow(&s.releaseP)
 		s.workers[i].parker.crowded = &s.crowded
+		s.workers[i].parker.shared = &s.shared
 	}
 	return s
 }
@@ -227,6 +244,10 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, stayAwake func() bool) {
 		pause(pauseIterations)
 		st.rounds++
 	case st.rounds < roundsUntilSleepy:
+		if s.shared.Load() {
+			st.rounds = roundsUntilSleepy // see SetShared
+			return
+		}
 		if s.crowded.Load() {
 			goruntime.Gosched() // see SetCrowded
 		} else {
