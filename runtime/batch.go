@@ -159,7 +159,7 @@ func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, 
 			return hi, hi
 		}
 		if hi-i > 1 {
-			if all := w.sleep.Looking(); all || w.exposesNothing(level) {
+			if all := w.othersLooking(); all || w.exposesNothing(level) {
 				hi = w.splitBefore(b, i, hi, level, all)
 			}
 		}
@@ -220,7 +220,7 @@ func (w *Worker) splitBefore(b batcher, i, hi, level int, all bool) int {
 // which only bulk spawns with a priority pay.
 func (p *batchPart) runCounted(w *Worker) {
 	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
-	if hi-lo > 2 && w.sleep.Looking() {
+	if hi-lo > 2 && w.othersLooking() {
 		mid := lo + 1 + (hi-lo-1)/2
 		w.queuePart(b, mid, hi, level)
 		hi = mid

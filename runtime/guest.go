@@ -57,6 +57,18 @@ type guests struct {
 	procs atomic.Int32
 }
 
+// sharedPs: while guests compute, the pool's workers share the Ps with
+// them, and with the caller goroutines the Go scheduler queues behind a
+// worker when the collector or sysmon preempts them. A worker out of work
+// then hands its P over and parks giving it back, instead of yielding
+// round after round or sleeping in the futex call with the P held, where
+// a queued caller waited up to 20 ms in BenchmarkServer for sysmon to
+// retake the P (sleep.Sleep.SetShared; docs/performance/server.md). The
+// setting goes on with each guest's call and off when the monitor finds
+// the registry idle (monitor.go), so a pool whose guests come and go
+// switches it at most once per monitor round; a registry without a monitor
+// keeps it on once a guest has come.
+
 // saturated reports whether the guests in a call are as many as the Ps:
 // every P has a caller computing its own request, and a worker stealing
 // from one would only take turns on a P with the callers (and make the
@@ -70,6 +82,16 @@ type guests struct {
 func (r *Registry) saturated() bool {
 	gs := &r.guests
 	return gs.max > 0 && gs.running.Load() >= gs.procs.Load()
+}
+
+// othersLooking reports whether another worker may take what w exposes
+// now: some worker looks for work (idle, sleepy or asleep:
+// sleep.Sleep.Looking), unless w is a guest while the guests are
+// saturated, whom no thief visits. A bulk spawn's runner splits its part
+// all the way down for lookers (batch.go), which on a saturated guest only
+// multiplied its jobs: 8 times the jobs of a worker in a UTS search.
+func (w *Worker) othersLooking() bool {
+	return w.sleep.Looking() && !(w.guest && w.reg.saturated())
 }
 
 // acquireGuest returns a guest slot for the calling goroutine, or nil when
@@ -95,10 +117,15 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	r.guests.procs.Store(int32(goruntime.GOMAXPROCS(0)))
 	r.guests.running.Add(1)
 	r.guests.calls.Add(1)
+	r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 	w.g.Store(currentG())
 	w.adoptLabels() // the caller's: its call's tasks carry them
-	if !r.saturated() {
-		w.offer.Store(1) // the caller's first fork is published (see Offer)
+	// The caller's first fork is published (see Offer), unless no thief
+	// would take it; the slot may keep a request of its last call's.
+	if r.saturated() {
+		w.offer.Store(0)
+	} else {
+		w.offer.Store(1)
 	}
 	registerWorker(w)
 	returned := false

@@ -1,10 +1,14 @@
 package runtime
 
 import (
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
 // A detached task spawned in a guest's call goes on the guest's deque;
@@ -45,4 +49,105 @@ func TestSaturatedWithoutGuests(t *testing.T) {
 	g.guests.running.Store(2)
 	assert.True(t, g.saturated())
 	g.guests.running.Store(0)
+}
+
+// spinFor computes for about d.
+func spinFor(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// A guest computes on a P of its own, so it takes a worker's place: with
+// two workers at two Ps, the guest's forks are stolen by the first-ranked
+// worker only; the second, surplus while the call lasts, steals from no
+// guest: woken again and again, it parks once out of work.
+func TestGuestTakesAWorkersPlace(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 2, Guests: 1})
+	watchdog(t, func() {
+		waitAsleep(t, r, 2)
+		r.sizing.mu.Lock()
+		first, second := r.sizing.ranked[0], r.sizing.ranked[1]
+		r.sizing.mu.Unlock()
+		var byFirst, bySecond atomic.Int64
+		r.Run("test", func() {
+			require.True(t, CurrentWorker().guest, "the call did not run as a guest")
+			deadline := time.Now().Add(testutil.Limit / 4)
+			for byFirst.Load() < 20 && time.Now().Before(deadline) {
+				r.sleep.WakeSleeping(second.index) // to look, as if for work
+				JoinCurrent("test", func() { spinFor(50 * time.Microsecond) }, func() {
+					switch CurrentWorker() {
+					case first:
+						byFirst.Add(1)
+					case second:
+						bySecond.Add(1)
+					}
+					spinFor(50 * time.Microsecond)
+				}, nil)
+			}
+		})
+		assert.Zero(t, bySecond.Load(), "the second worker stole from the guest")
+		assert.Positive(t, byFirst.Load(), "nobody stole from the guest")
+	})
+}
+
+// A worker parked while guests ran comes back for a call handed to the
+// workers: the registry has no monitor (no spares) to wake it on its
+// rounds, so the injection must.
+func TestParkedWorkerComesBackForInjectedWork(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 2, Guests: 1})
+	watchdog(t, func() {
+		waitAsleep(t, r, 2)
+		r.sizing.mu.Lock()
+		second := r.sizing.ranked[1]
+		r.sizing.mu.Unlock()
+		r.guests.running.Add(1) // as while a guest's call lasts
+		r.sleep.WakeSleeping(second.index)
+		waitParked(t, r, 1)
+		r.guests.running.Add(-1)
+		ran := make(chan struct{})
+		r.Spawn("test spawn", func() { close(ran) })
+		<-ran
+		for second.surplus.Load() {
+			time.Sleep(100 * time.Microsecond)
+		}
+		assert.Zero(t, r.sizing.parked.Load())
+	})
+}
+
+// A guest that computes while the guests fill the Ps keeps a bulk spawn's
+// tasks in few parts: no thief visits it, so splitting for the sleeping
+// workers (which count as looking) only multiplied its jobs.
+func TestSaturatedGuestKeepsBulkSpawnsWhole(t *testing.T) {
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1})
+	watchdog(t, func() {
+		waitAsleep(t, r, 1)
+		const tasks = 1000
+		var ran atomic.Int64
+		r.Run("test", func() {
+			require.True(t, CurrentWorker().guest)
+			require.True(t, r.saturated())
+			r.Scope("test", func(s *Scope) {
+				s.SpawnMany(tasks, func(*Scope, int) { ran.Add(1) })
+			})
+		})
+		assert.EqualValues(t, tasks, ran.Load())
+		assert.Less(t, r.Counts().Total.Executed, uint64(tasks/10), "jobs run for %d tasks", tasks)
+	})
+}
+
+// A saturated guest withdraws an offer (a thief's request, or one left on
+// its slot by an earlier call) instead of publishing a fork at every
+// offer: no thief would take it, and each would be taken back.
+func TestSaturatedGuestWithdrawsItsOffer(t *testing.T) {
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1})
+	watchdog(t, func() {
+		waitAsleep(t, r, 1)
+		r.Run("test", func() {
+			w := CurrentWorker()
+			require.True(t, w.guest)
+			w.offer.Store(1)
+			assert.Equal(t, 64*63/2, joinSum(0, 64))
+			assert.Zero(t, w.offer.Load(), "the offer stayed")
+		})
+	})
 }

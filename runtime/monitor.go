@@ -108,6 +108,7 @@ func (r *Registry) monitor() {
 			sp.blocked.Store(0)
 			sp.surplus.Store(0)
 			r.sleep.ReleaseP(false)
+			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
 			sp.crowdedSince = time.Time{}
 			select {
 			case <-sp.wake:
@@ -157,7 +158,8 @@ func (r *Registry) monitor() {
 // little since the last look sleeps now.
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
-	r.checkProcs() // size.go
+	r.checkProcs()      // size.go
+	r.wakeWithinCount() // workers parked while guests ran (size.go)
 	now := time.Now()
 	othersSpares := 0 // spares neither blocked nor parked
 	suspect := false  // a worker may be blocked: look again soon

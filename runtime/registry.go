@@ -359,6 +359,7 @@ func (r *Registry) inject(j *Job, tasks int) {
 func (r *Registry) enqueue(j *Job, tasks int) {
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
+	r.wakeWithinCount() // workers parked while guests ran (size.go)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 	r.postToSpares()
 }

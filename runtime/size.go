@@ -28,11 +28,21 @@ import (
 //     (never unmade: a worker past size parks, as below).
 //   - running is how many workers may look for work: min(size, procs).
 //     Workers are ranked in the order they were made (rank); a worker
-//     whose rank is at or past running parks when it is back in its main
-//     loop with nothing to do (parkSurplus), outside the sleep protocol,
-//     until running grows past its rank or Close. It never parks inside a
-//     task, and its deques are empty when it parks (what it had went to
-//     the injector), so no job waits on a parked worker.
+//     whose rank is at or past workersRunning parks when it is back in its
+//     main loop with nothing to do (parkSurplus), outside the sleep
+//     protocol, until running grows past its rank or Close. It never
+//     parks inside a task, and its deques are empty when it parks (what it
+//     had went to the injector), so no job waits on a parked worker.
+//   - workersRunning is running less one for each guest in a call
+//     (guest.go), but at least one: a guest computes on a P of its own,
+//     so it takes a worker's place instead of adding a thread. A guest's
+//     arrival parks a worker only when that worker is next out of work,
+//     and a surplus worker steals from no guest (a guest's forks never
+//     need a thief: its joins and waits take them back). A guest's leaving
+//     wakes nobody: the monitor's next round (monitor.go) or the next
+//     call handed to the workers (injected) wakes the workers back within
+//     the count, so a server whose requests come back to back keeps its
+//     workers parked instead of waking one per request.
 //
 // Who reads procs: every call from outside the pool (admit), a worker of
 // the pool in its main loop before it sleeps, and the blocked-worker
@@ -46,8 +56,10 @@ type sizing struct {
 	// procs is GOMAXPROCS as last read; size and running are as above;
 	// all three are written under mu and read anywhere.
 	procs, size, running atomic.Int32
-	// awake counts the workers not parked by parkSurplus (under mu).
-	awake int32
+	// awake counts the workers not parked by parkSurplus (under mu);
+	// parked, those parked (written under mu, read anywhere).
+	awake  int32
+	parked atomic.Int32
 	// follow is Config.FollowProcs; max bounds size while following.
 	follow bool
 	max    int
@@ -93,20 +105,53 @@ func (r *Registry) resize(procs int32) {
 		}
 		z.size.Store(size)
 	}
-	running := min(size, procs)
-	z.running.Store(running)
+	z.running.Store(min(size, procs))
+	running := r.workersRunning()
 	// A worker now surplus that sleeps in the protocol leaves it to park
 	// (its last check before sleeping reads running: Worker.stayAwake).
 	for _, w := range z.ranked[running:] {
 		r.sleep.WakeSleeping(w.index)
 	}
-	for _, w := range z.ranked[:running] {
+	r.wakeParked(running)
+}
+
+// wakeParked wakes the parked workers ranked below running (under mu).
+func (r *Registry) wakeParked(running int) {
+	z := &r.sizing
+	for _, w := range z.ranked[:min(running, len(z.ranked))] {
 		if w.surplus.CompareAndSwap(true, false) {
 			z.awake++
+			z.parked.Add(-1)
 			w.surplusWake <- struct{}{} // room for one: its park takes it
 		}
 	}
-	r.sleep.SetCrowded(z.awake > procs)
+	r.sleep.SetCrowded(z.awake > z.procs.Load())
+}
+
+// workersRunning is how many workers may look for work now: running, less
+// one per guest in a call, but at least one (see the notes above).
+func (r *Registry) workersRunning() int {
+	n := int(r.sizing.running.Load())
+	if g := int(r.guests.running.Load()); g > 0 {
+		n = max(1, n-g)
+	}
+	return n
+}
+
+// wakeWithinCount wakes parked workers that the count now lets run:
+// after guests left (the monitor's rounds), and before a call is handed
+// to the workers (injected), which must not wait for the one worker that
+// guests left running.
+func (r *Registry) wakeWithinCount() {
+	z := &r.sizing
+	if z.parked.Load() == 0 {
+		return
+	}
+	z.mu.Lock()
+	if !z.stopped {
+		r.wakeParked(r.workersRunning())
+	}
+	z.mu.Unlock()
 }
 
 // startWorker starts worker w, made after the registry started, without
@@ -122,10 +167,11 @@ func (r *Registry) startWorker(w *Worker) {
 	go w.start(cpu, z.locked, nil)
 }
 
-// surplus reports whether w is a worker ranked at or past the running
-// count: its main loop parks it when it has nothing to do.
+// isSurplus reports whether w is a worker ranked at or past the workers
+// running (workersRunning): its main loop parks it when it has nothing to
+// do, and it steals from no guest meanwhile.
 func (w *Worker) isSurplus() bool {
-	return w.rank >= int(w.reg.sizing.running.Load()) && w.rank >= 0
+	return w.rank >= 0 && w.rank >= w.reg.workersRunning()
 }
 
 // parkSurplus is the main loop's step for a surplus worker out of work
@@ -154,9 +200,16 @@ func (w *Worker) parkSurplus() {
 		return
 	}
 	w.surplus.Store(true)
+	z.parked.Add(1)
 	z.awake--
 	r.sleep.SetCrowded(z.awake > z.procs.Load())
 	z.mu.Unlock()
+	// w may have been woken for a job it now leaves (a guest's fork,
+	// which a surplus worker does not take): pass the wake-up on, so that
+	// a worker within the count comes for it.
+	if r.workQueued() {
+		r.sleep.NewInternalJobs(1, false)
+	}
 	r.sleep.SetParked(w.index, true) // not blocked: the monitor starts no spare
 	<-w.surplusWake
 	r.sleep.SetParked(w.index, false)
@@ -168,6 +221,7 @@ func (r *Registry) wakeSurplus(w *Worker) {
 	z.mu.Lock()
 	if w.surplus.CompareAndSwap(true, false) {
 		z.awake++
+		z.parked.Add(-1)
 		w.surplusWake <- struct{}{}
 	}
 	z.mu.Unlock()

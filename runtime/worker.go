@@ -285,6 +285,12 @@ func (w *Worker) Offer() {
 
 // offerSlow is Offer when offer is set.
 func (w *Worker) offerSlow() {
+	if w.guest && w.reg.saturated() {
+		// No thief takes from a guest now (guest.go): the offer would
+		// be published and taken back at every fork.
+		w.offer.Store(0)
+		return
+	}
 	if w.variant == nil && !w.sleep.Looking() && w.publicLen() > 0 {
 		w.offer.Store(0)
 		if w.publicLen() > 0 {
@@ -833,7 +839,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 	if tries <= 0 || n == 1 {
 		return nil
 	}
-	skipGuests := w.reg.saturated() // guest.go
+	skipGuests := w.reg.saturated() || w.isSurplus() // guest.go, size.go
 	for {
 		retry := false
 		v := int(w.random() % uint64(n))
