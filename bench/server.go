@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/spindle-go/spindle/forkjoin"
-	"github.com/spindle-go/spindle/pool"
 )
 
 // A server's callers: client goroutines send requests back to back, each
@@ -44,16 +43,12 @@ const serverGrain = 4096
 // ServerStyles are the handlers compared: serial on the client's
 // goroutine; a fan-out over GOMAXPROCS goroutines and a WaitGroup, as a Go
 // programmer writes it; and forkjoin.Fold called from the client's
-// goroutine, on the default pool (spindle) and on a pool whose callers
-// run their calls as guests (spindle-guests, pool.WithGuests(64)).
+// goroutine, on the default pool (spindle), where the client runs its
+// request as a guest of the pool.
 var ServerStyles = []ServerStyle{
 	{"serial", func(n int) uint64 { return ServerRequest(0, n) }},
 	{"goroutines", serveGoroutines},
 	{"spindle", serveFold},
-	{"spindle-guests", func(n int) (s uint64) {
-		guestPool().Run(func() { s = serveFold(n) })
-		return s
-	}},
 }
 
 // serveFold is the spindle handler: forkjoin.Fold over the request.
@@ -63,16 +58,6 @@ func serveFold(n int) uint64 {
 		func(acc uint64, lo, hi int) uint64 { return acc + ServerRequest(lo, hi) },
 		func(a, b uint64) uint64 { return a + b })
 }
-
-// guestPool is the pool of spindle-guests, made on first use and never
-// closed.
-var guestPool = sync.OnceValue(func() *pool.Pool {
-	p, err := pool.New(pool.WithGuests(64))
-	if err != nil {
-		panic(err)
-	}
-	return p
-})
 
 // serveGoroutines splits the request into up to GOMAXPROCS pieces of at
 // least serverGrain elements, one goroutine each, the caller running the

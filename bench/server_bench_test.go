@@ -51,7 +51,6 @@ func BenchmarkServer(b *testing.B) {
 					b.ReportMetric(Median(p99), st.Name+"-p99-us")
 				}
 				b.ReportMetric(best("spindle")/other, "spindle-x-best-other")
-				b.ReportMetric(best("spindle-guests")/other, "spindle-guests-x-best-other")
 				b.ReportMetric(0, "ns/op")
 			})
 		}

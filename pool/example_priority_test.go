@@ -51,7 +51,9 @@ func ExampleScope_SpawnMany() {
 // SpawnManyPriority is a bulk spawn at a priority level: here a batch of
 // urgent checks runs before the routine task spawned ahead of it.
 func ExampleScope_SpawnManyPriority() {
-	p, err := pool.New(pool.WithWorkers(1))
+	// One worker and no guests: the scope runs on the worker alone, so
+	// the order is the policy's, not a race with a caller.
+	p, err := pool.New(pool.WithWorkers(1), pool.WithGuests(0))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -327,11 +327,11 @@ func ExamplePool_Stats() {
 	p := exPool(2)
 	defer p.Close()
 	p.Run(func() { exSum(exOneToN(100_000)) })
-	// The counters depend on the schedule; calls from outside the pool
-	// are always injected.
+	// The counters depend on the schedule; this call from a goroutine
+	// that is no worker ran on it, as a guest of the pool.
 	st := p.Stats()
-	fmt.Println(st.Workers, len(st.PerWorker), st.Injected >= 1)
-	// Output: 2 2 true
+	fmt.Println(st.Workers, st.GuestCalls)
+	// Output: 2 1
 }
 
 func ExamplePerWorker() {
@@ -404,9 +404,14 @@ func ExampleWorkerIndex() {
 	p := exPool(1)
 	defer p.Close()
 	fmt.Println(pool.WorkerIndex()) // not on a worker
-	p.Run(func() { fmt.Println(pool.WorkerIndex()) })
+	// A call from a goroutine runs on it, a guest of the pool for the
+	// call: its index is past the workers', below MaxWorkers.
+	p.Run(func() { fmt.Println(pool.WorkerIndex() >= p.Workers()) })
+	// A task on a worker.
+	p.Spawn(func() { fmt.Println(pool.WorkerIndex()) })
 	// Output:
 	// -1
+	// true
 	// 0
 }
 

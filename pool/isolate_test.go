@@ -142,7 +142,10 @@ func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 	}
 	for _, kind := range kinds {
 		t.Run(kind.name, func(t *testing.T) {
-			p := newPool(t, pool.WithWorkers(workers))
+			// No guests: the regions run on the workers, beside the
+			// unrelated tasks (a guest would keep its region on its
+			// caller, while the unrelated tasks wait for a P).
+			p := newPool(t, pool.WithWorkers(workers), pool.WithGuests(0))
 			var foreignInside, unrelatedRan atomic.Int64
 			var leaves [regions]atomic.Int64
 			testutil.Watchdog(t, isolateLimit, func() {

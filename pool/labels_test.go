@@ -97,7 +97,9 @@ func TestTasksCarryTheSpawnersLabels(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
 			needTwoPs(t)
-			p := newPool(t, pool.WithWorkers(2))
+			// No guests: the test's calls run on the workers, whose own
+			// labels it checks.
+			p := newPool(t, pool.WithWorkers(2), pool.WithGuests(0))
 			var own labelSeen
 			p.Run(own.note) // from an unlabelled goroutine: the worker's own
 			watchdog(t, func() {

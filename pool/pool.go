@@ -152,11 +152,12 @@ func slotCount(call, what string, n int, set func(c *config)) Option {
 
 // DefaultGuests is how many goroutines that are no worker may run their
 // calls on themselves at once, as guests of the pool, unless WithGuests
-// says otherwise: none. A guest is one more thread computing beside the
-// pool's GOMAXPROCS workers, and until the workers step aside for guests
-// that oversubscription costs a call from main that forks all the way
-// down more than the hand-off it saves (docs/performance/server.md).
-const DefaultGuests = 0
+// says otherwise. A guest takes the place of one of the workers while its
+// call lasts (the pool runs at most GOMAXPROCS threads of work), so a
+// request handler that forks computes its request itself instead of
+// parking and waking a worker; more callers at once than this hand their
+// calls to the workers and block (docs/performance/server.md).
+const DefaultGuests = 64
 
 // WithGuests sets how many goroutines that are no worker may run their
 // calls on themselves at once (n >= 0; the default is DefaultGuests).
@@ -170,7 +171,9 @@ const DefaultGuests = 0
 // waking a worker (docs/performance/server.md has the measurements).
 // While as many guests compute as there are Ps, workers leave them alone
 // and they wake nobody for their own forks: each caller computes its call
-// by itself.
+// by itself. A guest takes a worker's place: while it computes, one worker
+// fewer looks for work (at least one does), so the pool and its callers
+// never run more threads of work than GOMAXPROCS.
 //
 // While it is a guest, Current returns the pool and WorkerIndex an index
 // in [Workers(), MaxWorkers()), as for a spare; its thread is the

@@ -3,6 +3,7 @@ package pool_test
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,17 +116,28 @@ func fib(n int) int {
 // offers b to pool.Default(); nested joins in b run on the pool.
 func TestPackageJoinOffPoolUsesDefault(t *testing.T) {
 	watchdog(t, func() {
+		caller := goroutineID()
+		var ids [2]string
 		var idx [2]int
 		var nested int
-		pool.Join(func() { idx[0] = pool.WorkerIndex() }, func() {
-			idx[1] = pool.WorkerIndex()
+		pool.Join(func() { ids[0], idx[0] = goroutineID(), pool.WorkerIndex() }, func() {
+			ids[1], idx[1] = goroutineID(), pool.WorkerIndex()
 			nested = fib(15)
 		})
-		assert.Equal(t, -1, idx[0], "a runs on the calling goroutine")
-		assert.GreaterOrEqual(t, idx[1], -1)
+		assert.Equal(t, caller, ids[0], "a runs on the calling goroutine")
+		assert.GreaterOrEqual(t, idx[0], pool.Default().Workers(), "a runs as a guest of the default pool")
+		assert.GreaterOrEqual(t, idx[1], 0)
 		assert.Equal(t, 610, nested)
 		assert.Equal(t, 6765, fib(20))
 	})
+}
+
+// goroutineID returns the calling goroutine's number, from its stack
+// trace's first line ("goroutine N [running]:").
+func goroutineID() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	return strings.Fields(string(buf))[1]
 }
 
 var burnSink atomic.Int64
