@@ -57,17 +57,21 @@ type guests struct {
 	procs atomic.Int32
 }
 
-// sharedPs: while guests compute, the pool's workers share the Ps with
-// them, and with the caller goroutines the Go scheduler queues behind a
-// worker when the collector or sysmon preempts them. A worker out of work
-// then hands its P over and parks giving it back, instead of yielding
-// round after round or sleeping in the futex call with the P held, where
-// a queued caller waited up to 20 ms in BenchmarkServer for sysmon to
-// retake the P (sleep.Sleep.SetShared; docs/performance/server.md). The
-// setting goes on with each guest's call and off when the monitor finds
-// the registry idle (monitor.go), so a pool whose guests come and go
-// switches it at most once per monitor round; a registry without a monitor
-// keeps it on once a guest has come.
+// sharedPs: a guest takes a worker's place (size.go), but the workers
+// running never drop below one, so once the guests in a call are as many
+// as the workers that may run, the pool's workers share the Ps with them,
+// and with the caller goroutines the Go scheduler queues behind a worker
+// when the collector or sysmon preempts them. A worker out of work then
+// hands its P over and parks giving it back, instead of yielding round
+// after round or sleeping in the futex call with the P held, where a
+// queued caller waited up to 20 ms in BenchmarkServer for sysmon to
+// retake the P (sleep.Sleep.SetShared; docs/performance/server.md). A
+// guest that fills the Ps switches the setting on, and the monitor off
+// when it finds the registry idle (monitor.go), so a pool whose guests
+// come and go switches it at most once per monitor round; a registry
+// without a monitor keeps it on once guests have filled its Ps. Below
+// that (one guest beside the workers left running) the Ps are not
+// shared: a worker's quicker futex wake-up is kept.
 
 // saturated reports whether the guests in a call are as many as the Ps:
 // every P has a caller computing its own request, and a worker stealing
@@ -115,9 +119,10 @@ func (r *Registry) acquireGuest() *Worker {
 // raised.
 func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	r.guests.procs.Store(int32(goruntime.GOMAXPROCS(0)))
-	r.guests.running.Add(1)
+	if r.guests.running.Add(1) >= r.sizing.running.Load() {
+		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
+	}
 	r.guests.calls.Add(1)
-	r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 	w.g.Store(currentG())
 	w.adoptLabels() // the caller's: its call's tasks carry them
 	// The caller's first fork is published (see Offer), unless no thief
