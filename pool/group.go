@@ -127,8 +127,9 @@ func (g *Group) init() {
 
 // Go queues f as a task of the group. If the group has a limit (SetLimit)
 // and that many tasks are queued or running, Go first waits for one to
-// finish: a worker runs other tasks meanwhile, any other goroutine
-// blocks. Called from inside one of the group's own tasks, on the worker
+// finish: a worker runs other tasks meanwhile, and so does any other
+// goroutine, as a guest of the pool (WithGuests), while tasks are queued;
+// then it blocks. Called from inside one of the group's own tasks, on the worker
 // that runs it (also inside a join or a scope of that task, while that
 // worker runs it), Go does not wait: f then runs at once, in place, in the
 // slot that task holds, and Go returns after it (a wait there could last
@@ -202,10 +203,18 @@ func (g *Group) tryAcquire() bool {
 }
 
 // acquire takes a slot under the limit, helping with work or blocking
-// until one is free.
+// until one is free. A goroutine that is no worker first runs the pool's
+// queued tasks itself, as a guest, the group's among them: each that
+// finishes frees a slot, and the caller takes one without waiting for a
+// worker to run a task and wake it (an errgroup program ported unchanged
+// calls Go at its limit for every task). Once nothing is queued it
+// blocks until a worker frees a slot.
 func (g *Group) acquire() {
 	if w := runtime.CurrentWorker(); w != nil {
 		w.HelpUntil(g.tryAcquire)
+		return
+	}
+	if g.p.reg.HelpAsGuest(g.tryAcquire) {
 		return
 	}
 	g.sem <- struct{}{}

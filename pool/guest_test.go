@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"bytes"
+	"context"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -110,5 +111,29 @@ func TestGuestLeavesNothingBehind(t *testing.T) {
 		})
 		close(block)
 		require.Equal(t, 0, <-ran, "the spawned task ran elsewhere than on the worker")
+	})
+}
+
+// A goroutine that is no worker and calls Go at the group's limit runs
+// the queued tasks itself, as a guest, instead of waiting for a worker:
+// here the only worker is blocked, so without that the second Go would
+// wait for it forever.
+func TestGroupGoAtTheLimitRunsQueuedTasksOnTheCaller(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(1), pool.WithSpares(0))
+	watchdog(t, func() {
+		started, release := make(chan struct{}), make(chan struct{})
+		p.Spawn(func() { close(started); <-release })
+		<-started
+		caller := goroutineHeader()
+		g, _ := p.NewGroup(context.Background())
+		g.SetLimit(1)
+		var ranOn [2]string
+		for i := range 2 {
+			g.Go(func() error { ranOn[i] = goroutineHeader(); return nil })
+		}
+		assert.Equal(t, caller, ranOn[0], "the first task did not run on the caller of Go")
+		close(release)
+		require.NoError(t, g.Wait())
+		assert.NotEmpty(t, ranOn[1])
 	})
 }

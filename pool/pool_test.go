@@ -3,7 +3,6 @@ package pool_test
 import (
 	"errors"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -116,12 +115,12 @@ func fib(n int) int {
 // offers b to pool.Default(); nested joins in b run on the pool.
 func TestPackageJoinOffPoolUsesDefault(t *testing.T) {
 	watchdog(t, func() {
-		caller := goroutineID()
+		caller := goroutineHeader()
 		var ids [2]string
 		var idx [2]int
 		var nested int
-		pool.Join(func() { ids[0], idx[0] = goroutineID(), pool.WorkerIndex() }, func() {
-			ids[1], idx[1] = goroutineID(), pool.WorkerIndex()
+		pool.Join(func() { ids[0], idx[0] = goroutineHeader(), pool.WorkerIndex() }, func() {
+			ids[1], idx[1] = goroutineHeader(), pool.WorkerIndex()
 			nested = fib(15)
 		})
 		assert.Equal(t, caller, ids[0], "a runs on the calling goroutine")
@@ -130,14 +129,6 @@ func TestPackageJoinOffPoolUsesDefault(t *testing.T) {
 		assert.Equal(t, 610, nested)
 		assert.Equal(t, 6765, fib(20))
 	})
-}
-
-// goroutineID returns the calling goroutine's number, from its stack
-// trace's first line ("goroutine N [running]:").
-func goroutineID() string {
-	buf := make([]byte, 64)
-	buf = buf[:runtime.Stack(buf, false)]
-	return strings.Fields(string(buf))[1]
 }
 
 var burnSink atomic.Int64

@@ -182,3 +182,38 @@ func (r *Registry) leaveGuest(w *Worker) {
 	r.guests.running.Add(-1)
 	r.guests.free <- w // room for every slot: never blocks
 }
+
+// HelpAsGuest has the calling goroutine, which is no worker, run r's
+// queued jobs as a guest of r while cond reports false and it finds jobs
+// to run, and reports whether cond held when it stopped. It is for a wait
+// from outside that no latch signals, such as a group's Go at its limit:
+// rather than block at once and wait for a worker to run what would free
+// it (a wake-up per slot), the caller runs that work itself, as a worker
+// does in HelpUntil. Once it finds nothing to run it returns, and the
+// caller blocks as before; it returns at once when r has no free guest
+// slot or is closed. A job's panic is the job's owner's, as on a worker.
+func (r *Registry) HelpAsGuest(cond func() bool) bool {
+	if !r.admit() {
+		return cond()
+	}
+	defer r.leave()
+	g := r.acquireGuest()
+	if g == nil {
+		return cond()
+	}
+	held := cond()
+	pe := r.runAsGuest(g, func() {
+		for !held {
+			j := g.findWork(true)
+			if j == nil {
+				return
+			}
+			g.runHelping(j)
+			held = cond()
+		}
+	})
+	if pe != nil {
+		r.Raise(pe) // the engine's own: jobs catch their tasks' panics
+	}
+	return held
+}
