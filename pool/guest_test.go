@@ -14,12 +14,13 @@ import (
 	"github.com/spindle-go/spindle/pool"
 )
 
-// goroutineHeader is the first line of the calling goroutine's stack,
-// "goroutine N [running]:", which names the goroutine.
+// goroutineHeader names the calling goroutine: "goroutine N", from the
+// first line of its stack ("goroutine N [running]:", or "[running,
+// locked to thread]:" where the goroutine holds its thread).
 func goroutineHeader() string {
 	buf := make([]byte, 64)
 	buf = buf[:runtime.Stack(buf, false)]
-	line, _, _ := bytes.Cut(buf, []byte("\n"))
+	line, _, _ := bytes.Cut(buf, []byte(" ["))
 	return string(line)
 }
 
