@@ -133,18 +133,19 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 		w.offer.Store(1)
 	}
 	registerWorker(w)
-	// Beside workers that steal from it, the call runs locked to the
-	// caller's thread, as a worker's goroutine is to its own: unlocked,
-	// the Go scheduler moved the guest between threads at preemptions,
-	// and a UTS search by pool.Join ran 10-15% slower on a guest and a
-	// worker than on two workers. Once the guests fill the Ps (saturated:
-	// no thief comes) it stays unlocked: every preemption of a locked
-	// goroutine is a thread hand-off, which many request handlers taking
-	// turns on the Ps would pay at each turn (docs/performance/server.md).
-	// Locks nest: a caller that holds its thread keeps it.
-	if !r.saturated() {
+	// Beside locked workers that steal from it, the call runs locked to
+	// the caller's thread, as a worker's goroutine is to its own:
+	// unlocked, the Go scheduler moved the guest between threads at
+	// preemptions, and a UTS search by pool.Join ran 10-15% slower on a
+	// guest and a worker than on two workers. Once the guests fill the Ps
+	// (saturated: no thief comes) it stays unlocked: every preemption of a
+	// locked goroutine is a thread hand-off, which many request handlers
+	// taking turns on the Ps would pay at each turn
+	// (docs/performance/server.md). leaveGuest unlocks. Locks nest: a
+	// caller that holds its thread keeps it.
+	w.locked = r.sizing.locked && !r.saturated()
+	if w.locked {
 		goruntime.LockOSThread()
-		defer goruntime.UnlockOSThread()
 	}
 	returned := false
 	defer func() {
@@ -193,6 +194,10 @@ func (r *Registry) leaveGuest(w *Worker) {
 		checkGuestLeft(w)
 	}
 	r.guests.running.Add(-1)
+	if w.locked {
+		w.locked = false
+		goruntime.UnlockOSThread()
+	}
 	r.guests.free <- w // room for every slot: never blocks
 }
 

@@ -138,7 +138,8 @@ type Worker struct {
 	analysing bool
 
 	// locked is set when the worker goroutine locked its thread (the
-	// default; see Config.Unlocked); guest on a guest slot (guest.go).
+	// default; see Config.Unlocked), on a guest slot while its caller's
+	// call holds the thread (guest.go); guest on a guest slot.
 	locked bool
 	guest  bool
 
