@@ -133,17 +133,17 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 		w.offer.Store(1)
 	}
 	registerWorker(w)
-	// Beside locked workers that steal from it, the call runs locked to
-	// the caller's thread, as a worker's goroutine is to its own:
-	// unlocked, the Go scheduler moved the guest between threads at
-	// preemptions, and a UTS search by pool.Join ran 10-15% slower on a
-	// guest and a worker than on two workers. Once the guests fill the Ps
-	// (saturated: no thief comes) it stays unlocked: every preemption of a
-	// locked goroutine is a thread hand-off, which many request handlers
-	// taking turns on the Ps would pay at each turn
-	// (docs/performance/server.md). leaveGuest unlocks. Locks nest: a
-	// caller that holds its thread keeps it.
-	w.locked = r.sizing.locked && !r.saturated()
+	// In a pool of locked workers, the call runs locked to the caller's
+	// thread, as a worker's goroutine is to its own: unlocked, the Go
+	// scheduler moved the guest between threads at preemptions, and a
+	// UTS search by pool.Join ran 10-15% slower on a guest and a worker
+	// than on two workers, and UTS searches 4-11% slower on a guest alone
+	// at 1 P than on a worker. Past one guest per P it stays unlocked:
+	// the guests then take turns on the Ps, and every preemption of a
+	// locked goroutine is a thread hand-off (8 and 64 request handlers
+	// lost 5-14% that way: docs/performance/server.md). leaveGuest
+	// unlocks. Locks nest: a caller that holds its thread keeps it.
+	w.locked = r.sizing.locked && r.guests.running.Load() <= r.guests.procs.Load()
 	if w.locked {
 		goruntime.LockOSThread()
 	}
