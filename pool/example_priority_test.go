@@ -13,7 +13,9 @@ import (
 // takes the urgent task, the high one, and the level-0 tasks last (newest
 // first, as a worker takes its own work).
 func ExampleScope_SpawnPriority() {
-	p, err := pool.New(pool.WithWorkers(1))
+	// One worker and no guests: the scope runs on the worker alone, so
+	// the order is the policy's, not a race with a caller.
+	p, err := pool.New(pool.WithWorkers(1), pool.WithGuests(0))
 	if err != nil {
 		log.Fatal(err)
 	}

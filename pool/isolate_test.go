@@ -181,6 +181,13 @@ func TestIsolatedWaitsRunOnlyTheRegionsTasks(t *testing.T) {
 					}()
 				}
 				wg.Wait()
+				// The regions may all end before a worker is free for the
+				// unrelated work (every worker in a region takes none): let
+				// some of it run before stopping, so that the check below
+				// has something to check.
+				for unrelatedRan.Load() == 0 {
+					time.Sleep(50 * time.Microsecond)
+				}
 				close(stop)
 				<-feederDone
 			})
