@@ -476,6 +476,11 @@ func (d *ChaseLev[T]) Len() int {
 	return int(b - t)
 }
 
+// Ends returns top and bottom from two successive loads: a snapshot any
+// goroutine may take, for an observer that asks whether the deque moved
+// between two looks (items taken or added change one or the other).
+func (d *ChaseLev[T]) Ends() (top, bottom int64) { return d.top.Load(), d.bottom.Load() }
+
 // Empty reports whether the deque held no item at the moment of the read
 // (like Len() == 0, with fewer instructions for the owner's fork path).
 func (d *ChaseLev[T]) Empty() bool { return d.top.Load() >= d.bottom.Load() }

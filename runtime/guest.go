@@ -55,6 +55,10 @@ type guests struct {
 	calls   atomic.Uint64
 	// procs is GOMAXPROCS as the last guest to arrive read it.
 	procs atomic.Int32
+	// watched is set when the registry has guests and its monitor runs,
+	// which finds the guests whose queued work does not move (see
+	// saturated).
+	watched bool
 }
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
@@ -79,13 +83,39 @@ type guests struct {
 // caller wait for a thief that waits for a P). Thieves then leave guest
 // slots alone, and a guest arriving does not offer its first fork, so
 // sleeping workers stay asleep and each caller runs its call alone, as a
-// serial handler would. A guest's forks never need a thief: its joins
-// take them back and its waits pop them, so this costs parallelism only,
-// never progress.
-// Without guests (Config.Guests 0) it is false.
+// serial handler would. A guest's joins take their forks back and its
+// waits pop its tasks, but a task it runs may block waiting for a sibling
+// queued behind it (a barrier of tasks, a channel between two): then no
+// thief would come. The monitor finds such a guest (its public deque holds
+// jobs and has not moved for a round: noteStaleGuests), marks it stale,
+// which thieves visit again, and wakes a sleeper for it. So saturation
+// costs parallelism only, never progress, and only where the monitor
+// runs (Config.Spares > 0); without it, and without guests, it is false.
 func (r *Registry) saturated() bool {
 	gs := &r.guests
-	return gs.max > 0 && gs.running.Load() >= gs.procs.Load()
+	return gs.watched && gs.running.Load() >= gs.procs.Load()
+}
+
+// noteStaleGuests is the monitor's look at the guests (see saturated): a
+// guest in a call whose public deque holds jobs and has not moved since
+// the last round is marked stale, and a sleeping worker is woken for its
+// jobs; a guest whose deque moved or emptied is not stale.
+func (r *Registry) noteStaleGuests(watches []workerWatch) {
+	for i, w := range r.liveWorkers() {
+		if !w.guest {
+			continue
+		}
+		ws := &watches[i]
+		top, bottom := w.deque.Ends()
+		still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom
+		ws.guestTop, ws.guestBottom = top, bottom
+		if still && !w.stale.Load() {
+			w.stale.Store(true)
+			r.sleep.NewInjectedJobs(1, false)
+		} else if !still && w.stale.Load() {
+			w.stale.Store(false)
+		}
+	}
 }
 
 // othersLooking reports whether another worker may take what w exposes

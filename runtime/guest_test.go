@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -36,13 +37,19 @@ func TestGuestMovesLeftoverJobsToTheInjector(t *testing.T) {
 	})
 }
 
-// Without guest slots, saturated is false whatever the counts say: the
-// checks that consult it (a steal round's, a guest's push) then cost one
-// load of an immutable field.
+// Without guest slots, or without the monitor that finds a stale guest
+// (no spares), saturated is false whatever the counts say: the checks
+// that consult it (a steal round's, a guest's push) then cost one load of
+// an immutable field.
 func TestSaturatedWithoutGuests(t *testing.T) {
-	r := newRegistry(t, Config{Workers: 1})
+	r := newRegistry(t, Config{Workers: 1, Spares: 1})
 	assert.False(t, r.saturated())
-	g := newRegistry(t, Config{Workers: 1, Guests: 2})
+	u := newRegistry(t, Config{Workers: 1, Guests: 2})
+	u.guests.procs.Store(1)
+	u.guests.running.Store(2)
+	assert.False(t, u.saturated(), "saturated without a monitor")
+	u.guests.running.Store(0)
+	g := newRegistry(t, Config{Workers: 1, Guests: 2, Spares: 1})
 	g.guests.procs.Store(2)
 	g.guests.running.Store(1)
 	assert.False(t, g.saturated())
@@ -118,7 +125,7 @@ func TestParkedWorkerComesBackForInjectedWork(t *testing.T) {
 // tasks in few parts: no thief visits it, so splitting for the sleeping
 // workers (which count as looking) only multiplied its jobs.
 func TestSaturatedGuestKeepsBulkSpawnsWhole(t *testing.T) {
-	r := startSized(t, 1, Config{Workers: 1, Guests: 1})
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 1})
 	watchdog(t, func() {
 		waitAsleep(t, r, 1)
 		const tasks = 1000
@@ -139,7 +146,7 @@ func TestSaturatedGuestKeepsBulkSpawnsWhole(t *testing.T) {
 // its slot by an earlier call) instead of publishing a fork at every
 // offer: no thief would take it, and each would be taken back.
 func TestSaturatedGuestWithdrawsItsOffer(t *testing.T) {
-	r := startSized(t, 1, Config{Workers: 1, Guests: 1})
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 1})
 	watchdog(t, func() {
 		waitAsleep(t, r, 1)
 		r.Run("test", func() {
@@ -148,6 +155,30 @@ func TestSaturatedGuestWithdrawsItsOffer(t *testing.T) {
 			w.offer.Store(1)
 			assert.Equal(t, 64*63/2, joinSum(0, 64))
 			assert.Zero(t, w.offer.Load(), "the offer stayed")
+		})
+	})
+}
+
+// A saturated guest whose task blocks until a sibling task queued behind
+// it has run (a barrier) does not hang: no thief visits a saturated guest,
+// but the monitor finds its queued tasks still and marks it stale, and a
+// worker comes for them.
+func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
+	// The guest, the worker and one spare (for the worker once blocked)
+	// run the three tasks.
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 2})
+	watchdog(t, func() {
+		waitAsleep(t, r, 1)
+		const tasks = 3
+		var arrived sync.WaitGroup
+		arrived.Add(tasks)
+		r.Run("test", func() {
+			require.True(t, r.saturated())
+			r.Scope("test", func(s *Scope) {
+				for range tasks {
+					s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
+				}
+			})
 		})
 	})
 }

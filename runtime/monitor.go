@@ -85,6 +85,9 @@ type workerWatch struct {
 	valid   bool          // cpu and since hold a reading
 	// gcCycles is the count of GC cycles completed at since.
 	gcCycles uint64
+	// guestTop and guestBottom are a guest slot's public deque's ends at
+	// the last round (noteStaleGuests).
+	guestTop, guestBottom int64
 }
 
 // monitor is the monitor goroutine's loop.
@@ -158,8 +161,9 @@ func (r *Registry) monitor() {
 // little since the last look sleeps now.
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
-	r.checkProcs()      // size.go
-	r.wakeWithinCount() // workers parked while guests ran (size.go)
+	r.checkProcs()             // size.go
+	r.wakeWithinCount()        // workers parked while guests ran (size.go)
+	r.noteStaleGuests(watches) // guest.go
 	now := time.Now()
 	othersSpares := 0 // spares neither blocked nor parked
 	suspect := false  // a worker may be blocked: look again soon

@@ -270,6 +270,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	r.newWorker = newWorker
 	r.spares.max = cfg.Spares
 	r.guests.max = cfg.Guests
+	r.guests.watched = cfg.Guests > 0 && cfg.Spares > 0 // the monitor runs (see saturated)
 	r.guests.free = make(chan *Worker, cfg.Guests)
 	r.live.Store(int32(cfg.Workers))
 	var started sync.WaitGroup

@@ -142,6 +142,10 @@ type Worker struct {
 	// call holds the thread (guest.go); guest on a guest slot.
 	locked bool
 	guest  bool
+	// stale is set by the monitor on a guest whose queued jobs have not
+	// moved for a round: thieves visit it even while guests are saturated
+	// (guest.go, noteStaleGuests).
+	stale atomic.Bool
 
 	// iso is the isolation tag of the context the worker runs in, 0
 	// outside any isolated region; isoStack holds the contexts it
@@ -852,7 +856,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 				continue
 			}
 			tried++
-			if skipGuests && workers[v].guest {
+			if skipGuests && workers[v].guest && !workers[v].stale.Load() {
 				continue
 			}
 			j, res := try(workers[v])
