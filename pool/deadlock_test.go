@@ -136,7 +136,9 @@ func closeLeavesNothing(t *testing.T, locked bool) {
 		before := goleak.IgnoreCurrent()
 		var tids sync.Map // OS thread ids that ran pool tasks
 		for range 20 {
-			p, err := pool.New(pool.WithWorkers(3), pool.WithLockedThreads(locked))
+			// No guests: the scope runs on the workers, whose threads
+			// the test follows.
+			p, err := pool.New(pool.WithWorkers(3), pool.WithLockedThreads(locked), pool.WithGuests(0))
 			require.NoError(t, err)
 			p.Scope(func(s *pool.Scope) {
 				for range 12 {
