@@ -97,9 +97,13 @@ func (r *Registry) saturated() bool {
 }
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a
-// guest in a call whose public deque holds jobs and has not moved since
-// the last round is marked stale, and a sleeping worker is woken for its
-// jobs; a guest whose deque moved or emptied is not stale.
+// guest in the same call as at the last round whose public deque holds
+// jobs and has not moved since is marked stale, and a sleeping worker is
+// woken for its jobs; a guest whose deque moved or emptied, or which began
+// another call, is not stale. The call count matters: a deque's ends come
+// back where they were after every fork taken back, so a handler running
+// short requests one after the other shows the same ends round after
+// round (and was taken for stuck: 64 clients lost 14% to thieves).
 func (r *Registry) noteStaleGuests(watches []workerWatch) {
 	for i, w := range r.liveWorkers() {
 		if !w.guest {
@@ -107,8 +111,9 @@ func (r *Registry) noteStaleGuests(watches []workerWatch) {
 		}
 		ws := &watches[i]
 		top, bottom := w.deque.Ends()
-		still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom
-		ws.guestTop, ws.guestBottom = top, bottom
+		calls := w.calls.Load()
+		still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom && calls == ws.guestCalls
+		ws.guestTop, ws.guestBottom, ws.guestCalls = top, bottom, calls
 		if still && !w.stale.Load() {
 			w.stale.Store(true)
 			r.sleep.NewInjectedJobs(1, false)
@@ -153,6 +158,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 	}
 	r.guests.calls.Add(1)
+	w.calls.Add(1)
 	w.g.Store(currentG())
 	w.adoptLabels() // the caller's: its call's tasks carry them
 	// The caller's first fork is published (see Offer), unless no thief

@@ -86,8 +86,9 @@ type workerWatch struct {
 	// gcCycles is the count of GC cycles completed at since.
 	gcCycles uint64
 	// guestTop and guestBottom are a guest slot's public deque's ends at
-	// the last round (noteStaleGuests).
+	// the last round, and guestCalls its call count (noteStaleGuests).
 	guestTop, guestBottom int64
+	guestCalls            uint64
 }
 
 // monitor is the monitor goroutine's loop.

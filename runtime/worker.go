@@ -144,8 +144,10 @@ type Worker struct {
 	guest  bool
 	// stale is set by the monitor on a guest whose queued jobs have not
 	// moved for a round: thieves visit it even while guests are saturated
-	// (guest.go, noteStaleGuests).
+	// (guest.go, noteStaleGuests). calls counts the calls run on a guest
+	// slot, so that the monitor tells one long call from many short ones.
 	stale atomic.Bool
+	calls atomic.Uint64
 
 	// iso is the isolation tag of the context the worker runs in, 0
 	// outside any isolated region; isoStack holds the contexts it
