@@ -68,8 +68,9 @@ type guests struct {
 // when the collector or sysmon preempts them. A worker out of work then
 // hands its P over and parks giving it back, instead of yielding round
 // after round or sleeping in the futex call with the P held, where a
-// queued caller waited up to 20 ms in BenchmarkServer for sysmon to
-// retake the P (sleep.Sleep.SetShared; docs/performance/server.md). A
+// queued caller waits until sysmon retakes the P, no P being idle for the
+// scheduler to take it from (sleep.Sleep.SetShared;
+// docs/performance/server.md has the trace). A
 // guest that fills the Ps switches the setting on, and the monitor off
 // when it finds the registry idle (monitor.go), so a pool whose guests
 // come and go switches it at most once per monitor round; a registry
@@ -103,7 +104,8 @@ func (r *Registry) saturated() bool {
 // another call, is not stale. The call count matters: a deque's ends come
 // back where they were after every fork taken back, so a handler running
 // short requests one after the other shows the same ends round after
-// round (and was taken for stuck: 64 clients lost 14% to thieves).
+// round, and would be taken for stuck, letting thieves take turns with
+// the handlers on the Ps.
 func (r *Registry) noteStaleGuests(watches []workerWatch) {
 	for i, w := range r.liveWorkers() {
 		if !w.guest {
@@ -128,7 +130,7 @@ func (r *Registry) noteStaleGuests(watches []workerWatch) {
 // sleep.Sleep.Looking), unless w is a guest while the guests are
 // saturated, whom no thief visits. A bulk spawn's runner splits its part
 // all the way down for lookers (batch.go), which on a saturated guest only
-// multiplied its jobs: 8 times the jobs of a worker in a UTS search.
+// multiplies its jobs (docs/performance/server.md).
 func (w *Worker) othersLooking() bool {
 	return w.sleep.Looking() && !(w.guest && w.reg.saturated())
 }
@@ -171,13 +173,11 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	registerWorker(w)
 	// In a pool of locked workers, the call runs locked to the caller's
 	// thread, as a worker's goroutine is to its own: unlocked, the Go
-	// scheduler moved the guest between threads at preemptions, and a
-	// UTS search by pool.Join ran 10-15% slower on a guest and a worker
-	// than on two workers, and UTS searches 4-11% slower on a guest alone
-	// at 1 P than on a worker. Past one guest per P it stays unlocked:
-	// the guests then take turns on the Ps, and every preemption of a
-	// locked goroutine is a thread hand-off (8 and 64 request handlers
-	// lost 5-14% that way: docs/performance/server.md). leaveGuest
+	// scheduler moves the guest between threads at preemptions, which
+	// slowed searches beside workers and alone. Past one guest per P it
+	// stays unlocked: the guests then take turns on the Ps, and every
+	// preemption of a locked goroutine is a thread hand-off
+	// (docs/performance/server.md has both measurements). leaveGuest
 	// unlocks. Locks nest: a caller that holds its thread keeps it.
 	w.locked = r.sizing.locked && r.guests.running.Load() <= r.guests.procs.Load()
 	if w.locked {

@@ -49,15 +49,8 @@ func grow(depth int) byte {
 func TestWorkerTableCollisions(t *testing.T) {
 	// Identities chosen to land in the same slot: the table must keep all.
 	base := uintptr(0x1000)
-	var ws []*Worker
-	for range 5 {
-		g := base
-		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
-			g += 8
-		}
-		w := &Worker{}
-		w.g.Store(g)
-		ws = append(ws, w)
+	ws := collidingWorkers(base, 5)
+	for _, w := range ws {
 		registerWorker(w)
 	}
 	for _, w := range ws {
@@ -81,16 +74,7 @@ func TestWorkerTableCollisions(t *testing.T) {
 // overflow list, or in neither, fails one of the lookups).
 func TestWorkerTableConcurrentWriters(t *testing.T) {
 	base := uintptr(0x2000)
-	var ws []*Worker
-	for range 8 {
-		g := base
-		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
-			g += 8
-		}
-		w := &Worker{}
-		w.g.Store(g)
-		ws = append(ws, w)
-	}
+	ws := collidingWorkers(base, 8)
 	var wg sync.WaitGroup
 	var wrong atomic.Int64
 	for _, w := range ws {
@@ -113,6 +97,22 @@ func TestWorkerTableConcurrentWriters(t *testing.T) {
 	assert.Zero(t, wrong.Load())
 	assert.Nil(t, tableSlot(base).Load())
 	assert.Nil(t, overflow.Load())
+}
+
+// collidingWorkers returns n workers whose identities, from base up, all
+// land in base's slot of the worker table.
+func collidingWorkers(base uintptr, n int) []*Worker {
+	var ws []*Worker
+	for range n {
+		g := base
+		for tableSlot(g) != tableSlot(base) || contains(ws, g) {
+			g += 8
+		}
+		w := &Worker{}
+		w.g.Store(g)
+		ws = append(ws, w)
+	}
+	return ws
 }
 
 func contains(ws []*Worker, g uintptr) bool {
