@@ -125,37 +125,44 @@ func TestParkedWorkerComesBackForInjectedWork(t *testing.T) {
 // tasks in few parts: no thief visits it, so splitting for the sleeping
 // workers (which count as looking) only multiplied its jobs.
 func TestSaturatedGuestKeepsBulkSpawnsWhole(t *testing.T) {
-	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 1})
+	const tasks = 1000
+	var ran atomic.Int64
+	r := inSaturatedGuest(t, 1, func(r *Registry, _ *Worker) {
+		r.Scope("test", func(s *Scope) {
+			s.SpawnMany(tasks, func(*Scope, int) { ran.Add(1) })
+		})
+	})
+	assert.EqualValues(t, tasks, ran.Load())
+	assert.Less(t, r.Counts().Total.Executed, uint64(tasks/10), "jobs run for %d tasks", tasks)
+}
+
+// inSaturatedGuest runs body in a call from the test's goroutine, a guest
+// of a registry of one worker (asleep when the call begins) and spares
+// spares at one P, where the one guest fills the Ps (saturated), and
+// returns the registry.
+func inSaturatedGuest(t *testing.T, spares int, body func(r *Registry, guest *Worker)) *Registry {
+	t.Helper()
+	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: spares})
 	watchdog(t, func() {
 		waitAsleep(t, r, 1)
-		const tasks = 1000
-		var ran atomic.Int64
 		r.Run("test", func() {
-			require.True(t, CurrentWorker().guest)
+			w := CurrentWorker()
+			require.True(t, w.guest, "the call did not run as a guest")
 			require.True(t, r.saturated())
-			r.Scope("test", func(s *Scope) {
-				s.SpawnMany(tasks, func(*Scope, int) { ran.Add(1) })
-			})
+			body(r, w)
 		})
-		assert.EqualValues(t, tasks, ran.Load())
-		assert.Less(t, r.Counts().Total.Executed, uint64(tasks/10), "jobs run for %d tasks", tasks)
 	})
+	return r
 }
 
 // A saturated guest withdraws an offer (a thief's request, or one left on
 // its slot by an earlier call) instead of publishing a fork at every
 // offer: no thief would take it, and each would be taken back.
 func TestSaturatedGuestWithdrawsItsOffer(t *testing.T) {
-	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 1})
-	watchdog(t, func() {
-		waitAsleep(t, r, 1)
-		r.Run("test", func() {
-			w := CurrentWorker()
-			require.True(t, w.guest)
-			w.offer.Store(1)
-			assert.Equal(t, 64*63/2, joinSum(0, 64))
-			assert.Zero(t, w.offer.Load(), "the offer stayed")
-		})
+	inSaturatedGuest(t, 1, func(_ *Registry, w *Worker) {
+		w.offer.Store(1)
+		assert.Equal(t, 64*63/2, joinSum(0, 64))
+		assert.Zero(t, w.offer.Load(), "the offer stayed")
 	})
 }
 
@@ -166,19 +173,14 @@ func TestSaturatedGuestWithdrawsItsOffer(t *testing.T) {
 func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
 	// The guest, the worker and one spare (for the worker once blocked)
 	// run the three tasks.
-	r := startSized(t, 1, Config{Workers: 1, Guests: 1, Spares: 2})
-	watchdog(t, func() {
-		waitAsleep(t, r, 1)
-		const tasks = 3
-		var arrived sync.WaitGroup
-		arrived.Add(tasks)
-		r.Run("test", func() {
-			require.True(t, r.saturated())
-			r.Scope("test", func(s *Scope) {
-				for range tasks {
-					s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
-				}
-			})
+	const tasks = 3
+	var arrived sync.WaitGroup
+	arrived.Add(tasks)
+	inSaturatedGuest(t, 2, func(r *Registry, _ *Worker) {
+		r.Scope("test", func(s *Scope) {
+			for range tasks {
+				s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
+			}
 		})
 	})
 }
