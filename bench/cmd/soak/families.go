@@ -35,6 +35,7 @@ const (
 	famIsolate
 	famBlocking
 	famClose
+	famCallers
 	famCount
 )
 
@@ -79,6 +80,7 @@ func init() {
 		famIsolate:      {"isolate", 1, (*soak).isolate},
 		famBlocking:     {"blocking", 1, (*soak).blocking},
 		famClose:        {"close", 1, (*soak).closeRace},
+		famCallers:      {"callers", 1, (*soak).manyCallers},
 	}
 	for _, f := range families {
 		totalWeight += f.weight

@@ -6,8 +6,9 @@
 // Every operation belongs to a family, one per public API family (the
 // table in families.go): joins, scopes, For, Map and Reduce, the sorts and
 // searches, groups (errors, limits, cancellation, nesting), ForErr and
-// MapErr, futures, Block, Isolate (forks under a lock), and pools closed
-// while calls and tasks race with Close. Panics are injected in a share of
+// MapErr, futures, Block, Isolate (forks under a lock), pools closed
+// while calls and tasks race with Close, and many goroutines calling one
+// pool at once, as a server's handlers do (callers.go). Panics are injected in a share of
 // the operations (-panic-rate), at random tasks, and recovered: an
 // operation with an injected panic must re-panic with a *pool.PanicError
 // carrying one of them; one without must return the right result.
@@ -84,6 +85,7 @@ type soak struct {
 	detachedInj  atomic.Int64 // panics raised by detached tasks
 	detachedSeen atomic.Int64 // of those, delivered to a panic handler
 	closed       atomic.Int64 // pools created and closed by the close family
+	refusedCalls atomic.Int64 // calls of the callers family refused by a closed pool
 	callers      []caller
 	threads      threadWatch
 	locks        sync.Map    // *pool.Pool -> *lockedCount, the isolate family's lock per pool
@@ -281,7 +283,8 @@ func (s *soak) report(elapsed time.Duration) {
 	fmt.Printf("operations: %d; fewest in a family: %d\n", s.total(), s.fewest())
 	fmt.Printf("panics injected: %d in tasks of operations (%d of them in detached tasks)\n", injected, s.detachedInj.Load())
 	fmt.Printf("panics caught: %d operations re-panicked with an injected panic, %d detached panics reached the handler\n", s.caught.Load(), s.detachedSeen.Load())
-	fmt.Printf("pools created and closed while running: %d; worker threads seen to end: %d\n", s.closed.Load(), s.threads.ended.Load())
+	fmt.Printf("pools created and closed while running: %d; worker threads seen to end: %d; calls refused by a closing pool: %d\n",
+		s.closed.Load(), s.threads.ended.Load(), s.refusedCalls.Load())
 	var stats []string
 	for i, p := range s.pools {
 		st := p.Stats()

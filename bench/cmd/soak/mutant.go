@@ -37,10 +37,13 @@ const (
 	// mutLoneWaiter lets one Wait of a group through at a time: a Wait
 	// that overlaps it returns nil at once.
 	mutLoneWaiter
+	// mutCallerSkip makes one of the callers family's goroutines return
+	// from its call as if its work had run, without calling the pool.
+	mutCallerSkip
 	mutCount
 )
 
-var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate", "no-spares", "lone-waiter"}
+var mutantNames = [mutCount]string{"", "close-drop", "second-error", "maperr-skip", "no-isolate", "no-spares", "lone-waiter", "caller-skip"}
 
 var mutantDocs = [mutCount]string{
 	"",
@@ -50,6 +53,7 @@ var mutantDocs = [mutCount]string{
 	"pool.Isolate calls its function without isolating its waits",
 	"the pools start no spare worker in place of a blocked one",
 	"a Group.Wait that overlaps another returns nil at once",
+	"one of many goroutines calling at once returns without its work done",
 }
 
 func parseMutant(name string) (mutant, bool) {
