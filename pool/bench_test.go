@@ -56,7 +56,11 @@ func BenchmarkFibJoin(b *testing.B) {
 // BenchmarkRunRoundTrip is Run of a no-op from outside the pool, on a pool
 // whose workers are awake (a call right after the previous one) and on a
 // pool whose workers have gone to sleep (a pause between calls, not timed).
-// It reports the median and p99 latency.
+// It reports the median and p99 latency (ns/op includes the pauses).
+// Beside each Run, in the same
+// iterations, it times a round trip to a goroutine blocked in a channel
+// receive (send, and wait for its reply), the cost of handing work to a
+// goroutine, and reports its median and the ratio.
 func BenchmarkRunRoundTrip(b *testing.B) {
 	for _, tc := range []struct {
 		name  string
@@ -68,18 +72,51 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer p.Close()
-			samples := make([]time.Duration, 0, b.N)
-			for b.Loop() {
-				if tc.pause > 0 {
-					b.StopTimer()
-					time.Sleep(tc.pause)
-					b.StartTimer()
+			ask, reply := make(chan struct{}), make(chan struct{})
+			go func() {
+				for range ask {
+					reply <- struct{}{}
 				}
+			}()
+			defer close(ask)
+			samples := make([]time.Duration, 0, b.N)
+			trips := make([]time.Duration, 0, b.N)
+			pause := func() {
+				if tc.pause > 0 {
+					time.Sleep(tc.pause)
+				}
+			}
+			// The timer runs throughout: b.StartTimer and b.StopTimer
+			// read the memory statistics, which stops the world and takes
+			// the Ps of sleeping workers, so a call right after them
+			// would time the workers' return to a P as well.
+			// The two take turns at going first after a pause: the first
+			// goroutine readied after one pays for waking an idle thread
+			// (the scheduler's wakep), about 12 us here, whichever it is.
+			trip := func() {
+				t0 := time.Now()
+				ask <- struct{}{}
+				<-reply
+				trips = append(trips, time.Since(t0))
+			}
+			run := func() {
 				t0 := time.Now()
 				p.Run(func() {})
 				samples = append(samples, time.Since(t0))
 			}
-			reportLatency(b, samples)
+			round := 0
+			for b.Loop() {
+				kinds := [2]func(){trip, run}
+				for k := range kinds {
+					pause()
+					kinds[(round+k)%2]()
+				}
+				round++
+			}
+			runMedian := reportLatency(b, samples)
+			tripMedian := median(trips)
+			b.ReportMetric(float64(tripMedian.Nanoseconds())/1e3, "chan-median-us")
+			b.ReportMetric(float64(runMedian)/float64(max(tripMedian, 1)), "x-chan")
 		})
 	}
 }
@@ -92,8 +129,7 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 // through a queue takes to start (futexSleeper.handoff: the least any pool
 // of sleeping threads does). The three alternate, so that all see the same
 // machine (a VM's idle vCPUs wake in about 5 or about 30 us, depending on
-// how deeply they slept). It reports the medians and the ratios; ns/op
-// is the spawn's alone.
+// how deeply they slept). It reports the medians and the ratios.
 func BenchmarkSpawnStart(b *testing.B) {
 	p, err := pool.New(pool.WithWorkers(2), pool.WithLockedThreads(!*unlockedWorkers))
 	if err != nil {
@@ -109,11 +145,9 @@ func BenchmarkSpawnStart(b *testing.B) {
 	handoffs := make([]time.Duration, 0, b.N)
 	started := make(chan time.Duration, 1)
 	spawn := func() {
-		b.StartTimer()
 		t0 := time.Now()
 		p.Spawn(func() { started <- time.Since(t0) })
 		samples = append(samples, <-started)
-		b.StopTimer()
 	}
 	kinds := []func(){spawn}
 	if floor != nil {
@@ -124,15 +158,18 @@ func BenchmarkSpawnStart(b *testing.B) {
 	// Where a measurement falls in the round matters on the test VM (the
 	// bare wake-up read 5.5-6.4 us second after a spawn and 8.6-9.1 us
 	// third), so the kinds take turns at every position.
+	// The timer runs throughout (ns/op is a whole round, pauses
+	// included): b.StartTimer and b.StopTimer read the memory statistics,
+	// which stops the world and takes the Ps of the threads asleep in
+	// the futex call, so a spawn right after them would time the
+	// worker's return to a P as well (33 us against 15 here).
 	round := 0
 	for b.Loop() {
-		b.StopTimer()
 		for k := range kinds {
 			time.Sleep(2 * time.Millisecond)
 			kinds[(round+k)%len(kinds)]()
 		}
 		round++
-		b.StartTimer()
 	}
 	spawnStart := reportLatency(b, samples)
 	if floor != nil {
