@@ -158,6 +158,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	r.guests.procs.Store(int32(goruntime.GOMAXPROCS(0)))
 	if r.guests.running.Add(1) >= r.sizing.running.Load() {
 		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
+		r.payKick()             // the monitor clears it when idle
 	}
 	r.guests.calls.Add(1)
 	w.calls.Add(1)
@@ -210,6 +211,7 @@ func (w *Worker) pushUnannounced(j *Job, tasks int) {
 	if !w.publicPush(j) {
 		w.reg.enqueue(j, tasks)
 	}
+	w.reg.payKick() // only the monitor sees the guest stuck (noteStaleGuests)
 }
 
 // leaveGuest ends guest w's call: what the slot holds for others goes out

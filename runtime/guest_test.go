@@ -184,3 +184,46 @@ func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
 		})
 	})
 }
+
+// A guest's call that hands nothing to the workers leaves the monitor in
+// its idle park: its kick is owed, not paid (readying the monitor made
+// the scheduler wake a thread, on the caller's time). A worker taking a
+// job pays it. (With one worker, a guest fills the workers' count and
+// kicks the monitor, which alone clears the setting that makes: sharedPs.)
+func TestGuestCallLeavesTheMonitorParked(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 1})
+	watchdog(t, func() {
+		waitAsleep(t, r, 2)
+		r.Run("test", func() { require.True(t, CurrentWorker().guest, "the call did not run as a guest") })
+		assert.True(t, r.spares.kickOwed.Load(), "the guest's call kicked the monitor")
+		ran := make(chan struct{})
+		r.Spawn("test spawn", func() { close(ran) })
+		<-ran
+		assert.False(t, r.spares.kickOwed.Load(), "the worker that took the job did not kick the monitor")
+	})
+}
+
+// The first call after the pool was idle, from a goroutine, whose tasks
+// wait for each other (a barrier of three): the guest and the worker that
+// steals from it block in the first two (the second worker is surplus
+// while the guest takes its place: size.go), and the third needs another
+// thread, which only the monitor provides. The worker kicks it as it takes the
+// stolen task; without that the monitor would stay parked and the call
+// hang.
+func TestFirstGuestCallAfterIdleGetsASpare(t *testing.T) {
+	const tasks = 3
+	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 2})
+	watchdog(t, func() {
+		waitAsleep(t, r, 2)
+		var arrived sync.WaitGroup
+		arrived.Add(tasks)
+		r.Run("test", func() {
+			require.True(t, CurrentWorker().guest, "the call did not run as a guest")
+			r.Scope("test", func(s *Scope) {
+				for range tasks {
+					s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
+				}
+			})
+		})
+	})
+}

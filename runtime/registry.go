@@ -401,7 +401,7 @@ func (r *Registry) enter(call string) {
 func (r *Registry) admit() bool {
 	if !r.closed.Load() {
 		if r.active.Add(1) == 1 {
-			r.kickMonitor() // the registry turns busy (monitor.go)
+			r.oweKick() // the registry turns busy (monitor.go)
 		}
 		r.checkProcs() // size.go
 		if !r.closed.Load() {

@@ -65,6 +65,9 @@ type spares struct {
 	// closed by Close, ends it, and done is closed when it has ended.
 	wake, stop, done chan struct{}
 	stopOnce         sync.Once
+	// kickOwed is set when a call from outside turns the registry busy,
+	// and cleared by the first kick after that (oweKick, payKick).
+	kickOwed atomic.Bool
 	// idle counts the active spares waiting between tasks, posted the
 	// signals of jobs queued on the injector while they do (runAsSpare).
 	idle   atomic.Int32
@@ -318,8 +321,37 @@ func (r *Registry) postToSpares() {
 	}
 }
 
-// kickMonitor wakes the monitor from its idle park; a call in progress
-// from outside has just made the registry busy.
+// oweKick notes that a call from outside has just turned the registry
+// busy: the monitor must leave its idle park once one of the pool's
+// threads may block in the call's work, which is when a worker takes a
+// job (payKick). Not when the call starts: readying the parked monitor
+// goroutine makes the Go scheduler wake an idle thread for it (wakep), a
+// futex wake-up that cost a call from a goroutine on a sleeping pool
+// most of its time here, though a guest's call that hands nothing over
+// needs no monitor; nor when a call injects a job: the monitor then ran
+// on the caller's P, beside the worker just woken for the job, whose
+// start took a third longer (docs/performance/server.md). A worker that
+// blocks in a job of the call is seen as before: the kick comes before
+// the worker runs the job, and the monitor's first look a tick after.
+func (r *Registry) oweKick() {
+	if r.spares.wake != nil {
+		r.spares.kickOwed.Store(true)
+	}
+}
+
+// payKick kicks the monitor if a kick is owed (oweKick): one load when
+// none is. It is called where one of the pool's threads takes a job that
+// may block it: when a worker's search finds a job (look); and where a
+// guest needs the monitor although no worker may come: a saturated
+// guest's push, which wakes no sleeper (noteStaleGuests), and guests
+// filling the Ps, a setting only the monitor clears (guest.go).
+func (r *Registry) payKick() {
+	if r.spares.kickOwed.Load() && r.spares.kickOwed.Swap(false) {
+		r.kickMonitor()
+	}
+}
+
+// kickMonitor wakes the monitor from its idle park.
 func (r *Registry) kickMonitor() {
 	if r.spares.wake != nil {
 		select {

@@ -722,6 +722,7 @@ func (w *Worker) look(l *Latch) *Job {
 	for !l.Probe() {
 		sleepy := idle.Sleepy()
 		if j := w.findWork(sleepy); j != nil {
+			w.reg.payKick() // the monitor watches the job's thread
 			return j
 		}
 		if w.helping == 0 { // the main loop's wait (size.go)
