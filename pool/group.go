@@ -207,14 +207,25 @@ func (g *Group) tryAcquire() bool {
 // queued tasks itself, as a guest, the group's among them: each that
 // finishes frees a slot, and the caller takes one without waiting for a
 // worker to run a task and wake it (an errgroup program ported unchanged
-// calls Go at its limit for every task). Once nothing is queued it
-// blocks until a worker frees a slot.
+// calls Go at its limit for every task). Holding its slot, it goes on
+// while the group has more tasks in flight than twice the workers (as
+// many queued as the workers can start next), so that one entry as a
+// guest serves several calls of Go: the calls after it find slots free.
+// Once nothing is queued it blocks until a worker frees a slot.
 func (g *Group) acquire() {
 	if w := runtime.CurrentWorker(); w != nil {
 		w.HelpUntil(g.tryAcquire)
 		return
 	}
-	if g.p.reg.HelpAsGuest(g.tryAcquire) {
+	held := false
+	enough := 1 + g.p.Workers() // the caller's slot and the tasks in flight
+	slotAndShortQueue := func() bool {
+		if !held {
+			held = g.tryAcquire()
+		}
+		return held && len(g.sem) <= enough
+	}
+	if g.p.reg.HelpAsGuest(slotAndShortQueue) || held {
 		return
 	}
 	g.sem <- struct{}{}
