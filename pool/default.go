@@ -48,6 +48,7 @@ func Default() *Pool {
 		defaultMu.Lock() // closingUnlessDefault reads it
 		builtin = p
 		defaultMu.Unlock()
+		runtime.KeepForGood(p.reg)
 	})
 	current.CompareAndSwap(nil, builtin) // unless SetDefault came first
 	return current.Load()

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"errors"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -69,3 +70,22 @@ func BuiltinMade() bool {
 // ReadGOMAXPROCS makes p read GOMAXPROCS now, as its next call from
 // outside would (a test helper that raised it after making p).
 func ReadGOMAXPROCS(p *Pool) { p.reg.CheckProcs() }
+
+// CloseDefaults closes the pools a process keeps for good
+// (runtime.CloseKept: the built-in default pool, the analysis worker's)
+// and the pool SetDefault last made the default, bypassing
+// ErrCloseDefault, for the end of a test binary (TestMain): neither
+// Default nor Analyze may be called after.
+func CloseDefaults() error {
+	defaultMu.Lock()
+	last := current.Load()
+	builtin = nil
+	current.Store(nil)
+	defaultMu.Unlock()
+	if last != nil && !last.closing {
+		if err := last.Close(); err != nil && !errors.Is(err, ErrClosed) {
+			return err
+		}
+	}
+	return runtime.CloseKept()
+}

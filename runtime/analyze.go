@@ -228,6 +228,7 @@ func AnalysisRegistry(pv PanicValue) *Registry {
 		}
 		r.reportWorkers = AnalysisWorkers
 		analysis.reg = r
+		KeepForGood(r)
 	})
 	return analysis.reg
 }

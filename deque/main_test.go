@@ -1,0 +1,9 @@
+package deque
+
+import (
+	"testing"
+
+	"github.com/spindle-go/spindle/internal/testutil"
+)
+
+func TestMain(m *testing.M) { testutil.MainWithoutLeaks(m, func() error { return nil }) }
