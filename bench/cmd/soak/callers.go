@@ -85,14 +85,14 @@ func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 		// A body keeps its place (a guest's slot, a worker's index) while
 		// it runs, whatever it waits for.
 		at := pool.WorkerIndex()
-		pool.Join(func() { spin(200) }, func() { spin(200) })
+		pool.Join(func() { _ = spin(200) }, func() { _ = spin(200) })
 		if now := pool.WorkerIndex(); now != at {
 			s.violate(famCallers, "entry %d: the body ran at worker index %d, then %d", kind, at, now)
 		}
 	}
 	task := func(i int) {
 		ran[i].Add(1)
-		spin(50 + 20*i)
+		_ = spin(50 + 20*i)
 		inj.maybe(uint64(i))
 	}
 	var err error
