@@ -40,6 +40,12 @@ func Default() *Pool {
 	if p := current.Load(); p != nil {
 		return p
 	}
+	if runtime.InSynctestBubble() {
+		// Its goroutines would be the bubble's, and the bubble's end would
+		// wait for them forever: the default pool is never closed.
+		panic("pool.Default: first used inside a testing/synctest bubble, whose end would wait for the default pool's workers forever; " +
+			"call pool.Default() once before synctest.Test, or make a pool in the bubble with New and Close it there")
+	}
 	builtinOnce.Do(func() {
 		p, err := New()
 		if err != nil {

@@ -89,3 +89,12 @@ func CloseDefaults() error {
 	}
 	return runtime.CloseKept()
 }
+
+// WithoutDefault runs f as if no default pool had been made yet (Default
+// would make one), then puts the default back. Tests run one at a time
+// around it.
+func WithoutDefault(f func()) {
+	saved := current.Swap(nil)
+	defer current.Store(saved)
+	f()
+}

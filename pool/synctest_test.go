@@ -1,12 +1,14 @@
 package pool_test
 
 import (
+	"context"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/spindle-go/spindle/forkjoin"
 	"github.com/spindle-go/spindle/pool"
@@ -75,4 +77,53 @@ func TestCallsFromASynctestBubble(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestPoolMadeInASynctestBubble: a pool made inside a bubble, with its
+// default options (spares and guests included), runs on the bubble's fake
+// clock: tasks that sleep a fake minute each all sleep at once (the
+// workers that run them block, spares take their place) and the bubble's
+// clock moves by that minute, not by one per worker; calls return their
+// results; and once the pool is closed the bubble ends, its goroutines
+// gone. Before, its workers slept in the futex call, which is no durable
+// block, and its monitor yielded until its clock moved: the bubble never
+// idled and the test hung.
+func TestPoolMadeInASynctestBubble(t *testing.T) {
+	watchdog(t, func() {
+		for range 5 {
+			synctest.Test(t, func(t *testing.T) {
+				p, err := pool.New(pool.WithWorkers(2))
+				require.NoError(t, err)
+				defer func() { assert.NoError(t, p.Close()) }()
+				var sum atomic.Int64
+				p.Run(func() {
+					forkjoin.For(0, 1000, 10, func(lo, hi int) { sum.Add(int64(hi - lo)) })
+				})
+				assert.Equal(t, int64(1000), sum.Load())
+				const tasks = 8
+				start := time.Now()
+				g, _ := p.NewGroup(context.Background())
+				for range tasks {
+					g.Go(func() error { time.Sleep(time.Minute); return nil })
+				}
+				assert.NoError(t, g.Wait())
+				elapsed := time.Since(start)
+				assert.GreaterOrEqual(t, elapsed, time.Minute)
+				assert.Less(t, elapsed, 2*time.Minute, "the tasks slept one after the other")
+			})
+		}
+	})
+}
+
+// The default pool first used inside a bubble would keep the bubble from
+// ending (its goroutines the bubble's, never closed): Default panics
+// instead, saying what to do.
+func TestDefaultFirstUsedInASynctestBubble(t *testing.T) {
+	pool.WithoutDefault(func() {
+		synctest.Test(t, func(t *testing.T) {
+			assert.PanicsWithValue(t, "pool.Default: first used inside a testing/synctest bubble, whose end would wait for the default pool's workers forever; "+
+				"call pool.Default() once before synctest.Test, or make a pool in the bubble with New and Close it there",
+				func() { pool.Default() })
+		})
+	})
 }

@@ -106,6 +106,7 @@ func (r *Registry) monitor() {
 		}
 	}()
 	m := newMonitorMetrics()
+	quiet := 0 // rounds in a row that found nothing queued, in a bubble
 	for {
 		if r.active.Load() == 0 && sp.active.Load() == 0 {
 			for i := range watches {
@@ -138,6 +139,17 @@ func (r *Registry) monitor() {
 			// fan-out doubles its width a round), or a worker may have
 			// just blocked: look again soon. Yielding, not sleeping on a
 			// timer, which in an idle process wakes a millisecond late.
+			if r.inBubble {
+				// The fake clock moves only once every goroutine of
+				// the bubble waits: a yield loop would never end.
+				timer.Reset(rampTick)
+				select {
+				case <-timer.C:
+				case <-sp.stop:
+					return
+				}
+				continue
+			}
 			t := time.Now()
 			for time.Since(t) < rampTick {
 				goruntime.Gosched()
@@ -148,6 +160,9 @@ func (r *Registry) monitor() {
 		tick := monitorTick
 		if blocked > 0 || sp.active.Load() > 0 {
 			tick = monitorFastTick
+		}
+		if r.inBubble {
+			tick = r.bubbleTick(tick, &quiet)
 		}
 		timer.Reset(tick)
 		select {

@@ -115,6 +115,7 @@ type Registry struct {
 	panics       PanicValue // never nil (recordValue by default)
 	closedErr    error      // Config.Closed
 	name         string
+	inBubble     bool // made inside a testing/synctest bubble (bubble.go)
 	trace        func(kind EventKind, worker, victim, waker int)
 
 	injected atomic.Uint64
@@ -179,6 +180,11 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	}
 	r := &Registry{sleep: sleep.New(maxWorkers + cfg.Spares + cfg.Guests), panicHandler: cfg.PanicHandler,
 		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed}
+	if r.inBubble = InSynctestBubble(); r.inBubble {
+		for i := range maxWorkers + cfg.Spares + cfg.Guests {
+			r.sleep.ParkOnChannel(i) // bubble.go
+		}
+	}
 	if r.panics = cfg.PanicValue; r.panics == nil {
 		r.panics = recordValue{}
 	}
