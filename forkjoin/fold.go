@@ -90,7 +90,17 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
+	// A Fold of up to foldInline pieces (a request's worth on a small
+	// machine) keeps runs and open here, in the folder's own allocation.
+	runsInline [foldInline]foldRun[S]
+	openInline [foldInline]openEntry
 }
+
+// foldInline is the most pieces whose bookkeeping a folder holds inline,
+// and whose runs' accumulators run merges in order, without a Reduce:
+// for so few, a fork's cost and a Reduce's allocations outweigh what
+// merging in parallel saves.
+const foldInline = 8
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
 // plus one once claimed (0: free), written once, by the claimer, and read
@@ -117,8 +127,12 @@ type openRun struct {
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {
-	f.runs = make([]foldRun[S], f.pieces)
-	f.open = make([]openEntry, f.pieces)
+	if f.pieces <= foldInline {
+		f.runs, f.open = f.runsInline[:f.pieces], f.openInline[:f.pieces]
+	} else {
+		f.runs = make([]foldRun[S], f.pieces)
+		f.open = make([]openEntry, f.pieces)
+	}
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
 	For(0, f.pieces, 1, f.fold)
@@ -130,6 +144,15 @@ func (f *folder[S]) run() S {
 	}
 	if began == 1 { // nobody stole: piece 0's run folded everything
 		return f.runs[0].acc
+	}
+	if f.pieces <= foldInline {
+		acc := f.runs[0].acc // piece 0 always begins a run
+		for k := 1; k < f.pieces; k++ {
+			if f.runs[k].began {
+				acc = f.merge(acc, f.runs[k].acc)
+			}
+		}
+		return acc
 	}
 	accs := make([]S, 0, began)
 	for k := range f.runs {

@@ -291,3 +291,22 @@ func TestFoldMemoryFollowsPieces(t *testing.T) {
 	})
 	assert.LessOrEqual(t, least, uint64(1024), "bytes per Fold of 4 pieces on a pool of %d slots", p.MaxWorkers())
 }
+
+// A Fold of a few pieces keeps its runs' bookkeeping in the folder's own
+// allocation and merges the runs in order without a Reduce: on a worker
+// it costs at most the folder, the loop's function value and the loop's
+// batch, where it cost five allocations before.
+func TestFoldOfFewPiecesAllocatesLittle(t *testing.T) {
+	p := newPool(t, 2)
+	var allocs float64
+	watchdog(t, func() {
+		p.Run(func() {
+			allocs = testing.AllocsPerRun(200, func() {
+				forkjoin.Fold(0, 4<<10, 1<<10, func() int { return 0 },
+					func(acc, lo, hi int) int { return acc + hi - lo },
+					func(a, b int) int { return a + b })
+			})
+		})
+	})
+	assert.LessOrEqual(t, allocs, 3.0, "allocations per Fold of 4 pieces")
+}
