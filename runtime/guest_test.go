@@ -227,3 +227,37 @@ func TestFirstGuestCallAfterIdleGetsASpare(t *testing.T) {
 		})
 	})
 }
+
+// Guest slots go back to their cells and are taken again: callers one at
+// a time use one slot, and eight callers at once never more than eight,
+// however many calls they make.
+func TestGuestSlotsAreReused(t *testing.T) {
+	r := newRegistry(t, Config{Workers: 1, Guests: 16})
+	watchdog(t, func() {
+		for range 100 {
+			r.Run("test", func() {})
+		}
+		r.slotMu.Lock()
+		assert.Equal(t, 1, r.guests.made, "slots made by calls one at a time")
+		r.slotMu.Unlock()
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for range 200 {
+					r.Run("test", func() {})
+				}
+			})
+		}
+		wg.Wait()
+		r.slotMu.Lock()
+		assert.LessOrEqual(t, r.guests.made, 8, "slots made by eight callers")
+		r.slotMu.Unlock()
+		taken := 0
+		for i := range r.guests.made {
+			if r.guests.idle[i].w.Load() == nil {
+				taken++
+			}
+		}
+		assert.Zero(t, taken, "slots not back in their cells after the calls")
+	})
+}

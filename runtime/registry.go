@@ -277,7 +277,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	r.spares.max = cfg.Spares
 	r.guests.max = cfg.Guests
 	r.guests.watched = cfg.Guests > 0 && cfg.Spares > 0 // the monitor runs (see saturated)
-	r.guests.free = make(chan *Worker, cfg.Guests)
+	r.guests.idle = make([]idleCell, cfg.Guests)
 	r.live.Store(int32(cfg.Workers))
 	var started sync.WaitGroup
 	started.Add(cfg.Workers)
@@ -522,8 +522,11 @@ type Counts struct {
 // Counts returns a snapshot of the counters.
 func (r *Registry) Counts() Counts {
 	live := r.liveWorkers()
-	c := Counts{Workers: make([]WorkerStats, len(live)), Injected: r.injected.Load(), GuestCalls: r.guests.calls.Load()}
+	c := Counts{Workers: make([]WorkerStats, len(live)), Injected: r.injected.Load()}
 	for i, w := range live {
+		if w.guest {
+			c.GuestCalls += w.calls.Load()
+		}
 		ws := r.sleep.WorkerStats(i)
 		pw := WorkerStats{
 			Executed:    w.executed.Load(),

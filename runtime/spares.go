@@ -172,6 +172,7 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 			return nil
 		}
 		r.guests.made++
+		r.guests.published.Store(int32(r.guests.made))
 	}
 	// Workers are bounded by resize (sizing.max), which holds sizing.mu.
 	live := int(r.live.Load())
@@ -186,6 +187,7 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 		r.startSpare(w)
 	case slotGuest:
 		w.guest = true
+		w.guestCell = r.guests.made - 1
 		r.sleep.ParkOnChannel(live) // a goroutine, not a thread of its own
 	}
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it

@@ -142,6 +142,8 @@ type Worker struct {
 	// call holds the thread (guest.go); guest on a guest slot.
 	locked bool
 	guest  bool
+	// guestCell is a guest slot's cell in guests.idle.
+	guestCell int
 	// stale is set by the monitor on a guest whose queued jobs have not
 	// moved for a round: thieves visit it even while guests are saturated
 	// (guest.go, noteStaleGuests). calls counts the calls run on a guest
