@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"math/rand/v2"
 	goruntime "runtime"
 	"sync/atomic"
 )
@@ -47,7 +46,7 @@ import (
 type guests struct {
 	// idle has a cell per guest slot, holding the slot while it is made
 	// and not in use (nil otherwise): a caller takes one with a
-	// compare-and-swap, from a random cell on, and puts it back in its own
+	// compare-and-swap, from a cell its goroutine picks on, and puts it back in its own
 	// cell (Worker.guestCell). A channel did this before, and callers on
 	// every P taking and returning slots met on its lock: two callers
 	// doing nothing but calls took 520 ns a call against 145 for one.
@@ -151,16 +150,26 @@ func (r *Registry) acquireGuest() *Worker {
 	if gs.max == 0 {
 		return nil
 	}
+	me := currentG() // the slot's goroutine for the call (runAsGuest)
 	if n := uint32(gs.published.Load()); n > 0 {
-		start := rand.Uint32N(n)
+		// From a cell that depends on the calling goroutine: a caller
+		// that calls again finds the slot it returned, still warm, and
+		// callers at once start apart (a random start collided half the
+		// time with two).
+		start := uint32(uint64(me)*0x9E3779B97F4A7C15>>32) % n
 		for i := range n {
 			c := &gs.idle[(start+i)%n]
 			if w := c.w.Load(); w != nil && c.w.CompareAndSwap(w, nil) {
+				w.g.Store(me)
 				return w
 			}
 		}
 	}
-	return r.newSlot(slotGuest)
+	w := r.newSlot(slotGuest)
+	if w != nil {
+		w.g.Store(me)
+	}
+	return w
 }
 
 // idleCell is a cell of guests.idle, apart from its neighbours' lines:
@@ -170,10 +179,10 @@ type idleCell struct {
 	_ [falseSharingRange - 8]byte
 }
 
-// runAsGuest runs f on the calling goroutine as guest slot w (see the
-// notes above), with every worker's obligations: on its return all f
-// started and waits for has finished, and f's panic is returned, not
-// raised.
+// runAsGuest runs f on the calling goroutine as guest slot w, which
+// acquireGuest gave it (see the notes above), with every worker's
+// obligations: on its return all f started and waits for has finished,
+// and f's panic is returned, not raised.
 func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	if procs := r.sizing.procs.Load(); r.guests.procs.Load() != procs {
 		r.guests.procs.Store(procs)
@@ -182,8 +191,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 		r.payKick()             // the monitor clears it when idle
 	}
-	w.calls.Add(1)
-	w.g.Store(currentG())
+	w.calls.Add(1)  // w.g is the caller's since acquireGuest
 	w.adoptLabels() // the caller's: its call's tasks carry them
 	// The caller's first fork is published (see Offer), unless no thief
 	// would take it; the slot may keep a request of its last call's.
