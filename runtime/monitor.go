@@ -125,10 +125,7 @@ func (r *Registry) monitor() {
 			// The first look a tick after the pool turned busy, not at
 			// once: the workers are waking up then, and the monitor would
 			// take a P from them (engage).
-			timer.Reset(monitorTick)
-			select {
-			case <-timer.C:
-			case <-sp.stop:
+			if !sp.sleepFor(timer, monitorTick) {
 				return
 			}
 			continue
@@ -142,10 +139,7 @@ func (r *Registry) monitor() {
 			if r.inBubble {
 				// The fake clock moves only once every goroutine of
 				// the bubble waits: a yield loop would never end.
-				timer.Reset(rampTick)
-				select {
-				case <-timer.C:
-				case <-sp.stop:
+				if !sp.sleepFor(timer, rampTick) {
 					return
 				}
 				continue
@@ -164,12 +158,21 @@ func (r *Registry) monitor() {
 		if r.inBubble {
 			tick = r.bubbleTick(tick, &quiet)
 		}
-		timer.Reset(tick)
-		select {
-		case <-timer.C:
-		case <-sp.stop:
+		if !sp.sleepFor(timer, tick) {
 			return
 		}
+	}
+}
+
+// sleepFor waits d on timer, the monitor's own, and reports true; or
+// false as soon as Close stops the monitor.
+func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
+	timer.Reset(d)
+	select {
+	case <-timer.C:
+		return true
+	case <-sp.stop:
+		return false
 	}
 }
 
