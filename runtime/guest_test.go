@@ -187,8 +187,8 @@ func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
 
 // A guest's call that hands nothing to the workers leaves the monitor in
 // its idle park: its kick is owed, not paid (readying the monitor made
-// the scheduler wake a thread, on the caller's time). A worker taking a
-// job pays it. (With one worker, a guest fills the workers' count and
+// the scheduler wake a thread, on the caller's time). A call that hands a
+// job over pays it. (With one worker, a guest fills the workers' count and
 // kicks the monitor, which alone clears the setting that makes: sharedPs.)
 func TestGuestCallLeavesTheMonitorParked(t *testing.T) {
 	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 1})
@@ -199,7 +199,7 @@ func TestGuestCallLeavesTheMonitorParked(t *testing.T) {
 		ran := make(chan struct{})
 		r.Spawn("test spawn", func() { close(ran) })
 		<-ran
-		assert.False(t, r.spares.kickOwed.Load(), "the worker that took the job did not kick the monitor")
+		assert.False(t, r.spares.kickOwed.Load(), "a job handed to the workers did not kick the monitor")
 	})
 }
 

@@ -50,10 +50,10 @@ import (
 // When it runs. While no call, detached task or group is in progress in
 // the registry (its active count is 0) and no spare runs, the monitor
 // parks on a channel, so an idle pool stays idle. It is signalled
-// (kickMonitor) once a worker takes a job of the call that made the
-// registry busy (oweKick, payKick), not when the call starts: a guest's
-// call that keeps its work to itself wakes nothing. Its first look comes
-// a tick after that signal. Otherwise it looks every monitorTick, or every
+// (kickMonitor) once the call that made the registry busy hands a job to
+// the workers (oweKick, payKick), not when the call starts: a guest's call
+// that keeps its work to itself wakes nothing. Its first look comes a tick
+// after that signal. Otherwise it looks every monitorTick, or every
 // monitorFastTick while workers are blocked or spares run, on a Go timer
 // (which wakes an otherwise idle process late, at the netpoller's
 // millisecond granularity). After a round that started spares or

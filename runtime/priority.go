@@ -219,6 +219,7 @@ func (r *Registry) injectLevel(j *Job, tasks int) {
 		r.inject(j, tasks)
 		return
 	}
+	r.payKick() // as in enqueue
 	r.injected.Add(1)
 	j.setTag(0)
 	wasEmpty := r.prio.injectors[l-1].push(j)

@@ -364,6 +364,7 @@ func (r *Registry) inject(j *Job, tasks int) {
 // keeping its isolation tag, and wakes sleepers for it if needed (see
 // pushPublic).
 func (r *Registry) enqueue(j *Job, tasks int) {
+	r.payKick() // before the wake-up: see oweKick
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
 	r.wakeWithinCount() // workers parked while guests ran (size.go)

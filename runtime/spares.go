@@ -325,16 +325,14 @@ func (r *Registry) postToSpares() {
 
 // oweKick notes that a call from outside has just turned the registry
 // busy: the monitor must leave its idle park once one of the pool's
-// threads may block in the call's work, which is when a worker takes a
-// job (payKick). Not when the call starts: readying the parked monitor
-// goroutine makes the Go scheduler wake an idle thread for it (wakep), a
-// futex wake-up that cost a call from a goroutine on a sleeping pool
-// most of its time here, though a guest's call that hands nothing over
-// needs no monitor; nor when a call injects a job: the monitor then ran
-// on the caller's P, beside the worker just woken for the job, whose
-// start took a third longer (docs/performance/server.md). A worker that
-// blocks in a job of the call is seen as before: the kick comes before
-// the worker runs the job, and the monitor's first look a tick after.
+// threads may block in the call's work, which is when the call hands a
+// job to the workers (payKick). Not when the call starts: readying the
+// parked monitor goroutine makes the Go scheduler wake an idle thread for
+// it (wakep), a futex wake-up that cost a call from a goroutine on a
+// sleeping pool most of its time here, though a guest's call that hands
+// nothing over needs no monitor (docs/performance/server.md). A worker
+// that blocks in a job of the call is seen as before: the kick comes
+// before any worker can run the job.
 func (r *Registry) oweKick() {
 	if r.spares.wake != nil {
 		r.spares.kickOwed.Store(true)
@@ -342,11 +340,16 @@ func (r *Registry) oweKick() {
 }
 
 // payKick kicks the monitor if a kick is owed (oweKick): one load when
-// none is. It is called where one of the pool's threads takes a job that
-// may block it: when a worker's search finds a job (look); and where a
-// guest needs the monitor although no worker may come: a saturated
-// guest's push, which wakes no sleeper (noteStaleGuests), and guests
-// filling the Ps, a setting only the monitor clears (guest.go).
+// none is. It is called where a job becomes another thread's to run: at
+// the start of an injection, on the caller's goroutine, before the
+// sleepers are woken (as when admission kicked: paid after the wake-up,
+// the thread the scheduler woke for the monitor took the P that the
+// woken worker wanted, and a group's first task started 19% later; paid
+// by the worker that took the job, 40% later, the monitor sitting on
+// that worker's P); when a worker's search finds a job (look), for a
+// guest's fork; on a saturated guest's push, which wakes no sleeper
+// (noteStaleGuests); and when guests fill the workers' count, a setting
+// only the monitor clears (guest.go).
 func (r *Registry) payKick() {
 	if r.spares.kickOwed.Load() && r.spares.kickOwed.Swap(false) {
 		r.kickMonitor()
