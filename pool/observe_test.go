@@ -3,6 +3,7 @@ package pool_test
 import (
 	"bytes"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -87,11 +88,16 @@ func TestTraceReportsStealsAndSleeps(t *testing.T) {
 		// Idle workers go to sleep within a millisecond or so.
 		require.Eventually(t, func() bool { return p.Stats().Sleeps > 0 }, 10*time.Second, time.Millisecond)
 	})
-	st := p.Stats()
+	// The events first, then the counters: a worker counts its sleep
+	// before it reports it, so every sleep in the copy is counted, while
+	// workers that sleep again meanwhile only add to the counters. (Read
+	// the other way round, a sleep between the two reads failed the test.)
 	mu.Lock()
-	defer mu.Unlock()
+	seen := slices.Clone(events)
+	mu.Unlock()
+	st := p.Stats()
 	var steals, sleeps uint64
-	for _, e := range events {
+	for _, e := range seen {
 		switch e.Kind {
 		case pool.EventSteal:
 			steals++
