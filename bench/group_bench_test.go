@@ -300,10 +300,9 @@ func BenchmarkGroupLimitFromGoroutine(b *testing.B) {
 // againstErrgroup runs an errgroup program (sub-benchmark impl=errgroup)
 // and its port to pool.Group (impl=group) in one process, and reports ms
 // per run and, for the port, x-errgroup: its best time so far over
-// errgroup's. Each runs b.N times in a row, as a program would: taking
-// turns with the pool slowed errgroup by 30-50% (the run of an errgroup
-// program right after a pause or other work reads 20-60% above its next
-// ones here).
+// errgroup's. Each runs b.N times in a row, as a program would: an
+// errgroup program's first run after a pause or other work is its slow
+// one, so taking turns with the pool measured errgroup's warm-up.
 func againstErrgroup(b *testing.B, errgroupRun, groupRun func() error) {
 	best := map[string]float64{}
 	for _, impl := range []struct {

@@ -92,7 +92,7 @@ func BenchmarkRunRoundTrip(b *testing.B) {
 			// would time the workers' return to a P as well.
 			// The two take turns at going first after a pause: the first
 			// goroutine readied after one pays for waking an idle thread
-			// (the scheduler's wakep), about 12 us here, whichever it is.
+			// (the scheduler's wakep), whichever it is.
 			trip := func() {
 				t0 := time.Now()
 				ask <- struct{}{}
@@ -162,7 +162,7 @@ func BenchmarkSpawnStart(b *testing.B) {
 	// included): b.StartTimer and b.StopTimer read the memory statistics,
 	// which stops the world and takes the Ps of the threads asleep in
 	// the futex call, so a spawn right after them would time the
-	// worker's return to a P as well (33 us against 15 here).
+	// worker's return to a P as well (docs/performance/server.md).
 	round := 0
 	for b.Loop() {
 		for k := range kinds {

@@ -35,8 +35,9 @@ const bubbleQuietTickMax = time.Second
 // round that finds none doubles the tick, up to bubbleQuietTickMax. The
 // fake clock moves from one timer to the next once the bubble's
 // goroutines all wait, so tasks asleep for a fake minute behind blocked
-// workers cost a round per tick: 1.2 million rounds at the fast tick
-// (seconds of real time), about seventy with the doubling. A job queued
+// workers cost a round per tick, each in real time: a minute over the
+// fast tick's 50 us is 1.2 million rounds, over the doubling's ticks
+// about seventy. A job queued
 // again is seen within the tick reached, in fake time; the bubble's clock
 // then reads up to that much later than the sleeps alone would take it.
 func (r *Registry) bubbleTick(tick time.Duration, quiet *int) time.Duration {

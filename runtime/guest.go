@@ -48,8 +48,8 @@ type guests struct {
 	// and not in use (nil otherwise): a caller takes one with a
 	// compare-and-swap, from a cell its goroutine picks on, and puts it back in its own
 	// cell (Worker.guestCell). A channel did this before, and callers on
-	// every P taking and returning slots met on its lock: two callers
-	// doing nothing but calls took 520 ns a call against 145 for one.
+	// every P taking and returning slots met on its lock
+	// (docs/performance/server.md).
 	idle []idleCell
 	// made counts the guest slots made (under Registry.slotMu); max bounds
 	// it (Config.Guests). published is made, for the lock-free readers.
@@ -154,8 +154,8 @@ func (r *Registry) acquireGuest() *Worker {
 	if n := uint32(gs.published.Load()); n > 0 {
 		// From a cell that depends on the calling goroutine: a caller
 		// that calls again finds the slot it returned, still warm, and
-		// callers at once start apart (a random start collided half the
-		// time with two).
+		// callers at once start apart (a random start would collide half
+		// the time with two).
 		start := uint32(uint64(me)*0x9E3779B97F4A7C15>>32) % n
 		for i := range n {
 			c := &gs.idle[(start+i)%n]

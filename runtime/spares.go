@@ -328,9 +328,8 @@ func (r *Registry) postToSpares() {
 // threads may block in the call's work, which is when the call hands a
 // job to the workers (payKick). Not when the call starts: readying the
 // parked monitor goroutine makes the Go scheduler wake an idle thread for
-// it (wakep), a futex wake-up that cost a call from a goroutine on a
-// sleeping pool most of its time here, though a guest's call that hands
-// nothing over needs no monitor (docs/performance/server.md). A worker
+// it (wakep), a futex wake-up on the caller's time, though a guest's call
+// that hands nothing over needs no monitor (docs/performance/server.md). A worker
 // that blocks in a job of the call is seen as before: the kick comes
 // before any worker can run the job.
 func (r *Registry) oweKick() {
@@ -340,16 +339,18 @@ func (r *Registry) oweKick() {
 }
 
 // payKick kicks the monitor if a kick is owed (oweKick): one load when
-// none is. It is called where a job becomes another thread's to run: at
-// the start of an injection, on the caller's goroutine, before the
-// sleepers are woken (as when admission kicked: paid after the wake-up,
-// the thread the scheduler woke for the monitor took the P that the
-// woken worker wanted, and a group's first task started 19% later; paid
-// by the worker that took the job, 40% later, the monitor sitting on
-// that worker's P); when a worker's search finds a job (look), for a
-// guest's fork; on a saturated guest's push, which wakes no sleeper
-// (noteStaleGuests); and when guests fill the workers' count, a setting
-// only the monitor clears (guest.go).
+// none is. It is called where a job becomes another thread's to run:
+//   - at the start of an injection, on the caller's goroutine, before the
+//     sleepers are woken, as when admission kicked. Paid after the
+//     wake-up, the thread the scheduler wakes for the monitor takes the P
+//     the woken worker wants; paid by the worker that takes the job, the
+//     monitor sits on that worker's P; either delays a group's first task
+//     (docs/performance/server.md).
+//   - when a worker's search finds a job (look), for a guest's fork;
+//   - on a saturated guest's push, which wakes no sleeper
+//     (noteStaleGuests);
+//   - when guests fill the workers' count, a setting only the monitor
+//     clears (guest.go).
 func (r *Registry) payKick() {
 	if r.spares.kickOwed.Load() && r.spares.kickOwed.Swap(false) {
 		r.kickMonitor()
