@@ -194,6 +194,12 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	// and a locked worker that waits for a P sleeps like a blocked one. No
 	// stall is believed then, and the monitor does not hurry back.
 	crowded := m.waitingForP()
+	if r.inBubble {
+		// The fake clock moves only once every goroutine of the bubble
+		// waits: at a round none of them computes or waits for a P,
+		// whatever the rest of the process does (bubble.go).
+		crowded = 0
+	}
 	watched := 0 // workers and spares that may be blocked in a task
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
@@ -272,7 +278,9 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		used = float64(cpu-sp.lastCPU-sp.spun) / float64(elapsed) / float64(capacity)
 	}
 	sp.lastRound, sp.lastCPU, sp.spun = now, cpu, 0
-	saturated := used >= 1-0.5/float64(capacity)
+	// In a bubble the process's CPU over the fake clock's elapsed time
+	// says nothing: the bubble's goroutines all wait at a round.
+	saturated := used >= 1-0.5/float64(capacity) && !r.inBubble
 	// Spares retire when the process keeps using every CPU it may while
 	// goroutines wait for a P, at every round for retireAfter: more
 	// compute than the Ps can run, so blocked tasks have resumed. As many
