@@ -2,6 +2,7 @@ package bench
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -18,5 +19,18 @@ func TestServerStylesAgree(t *testing.T) {
 		}
 	}
 	_, ok := RunServer(2, 4, 100, func(n int) uint64 { return ServerRequest(0, n) + 1 }, ServerRequest(0, 100))
+	require.False(t, ok)
+}
+
+// RunBeside counts the answers of both endpoints, checks them, and
+// reports a wrong one.
+func TestRunBesideCountsBothEndpoints(t *testing.T) {
+	want := ServerRequest(0, 20_000)
+	for _, st := range ServerStyles {
+		run, ok := RunBeside(2, 50*time.Millisecond, 20_000, st.Serve, want)
+		require.True(t, ok, st.Name)
+		require.Positive(t, run.Busy+run.Tested, st.Name)
+	}
+	_, ok := RunBeside(1, time.Millisecond, 100, func(n int) uint64 { return ServerRequest(0, n) + 1 }, ServerRequest(0, 100))
 	require.False(t, ok)
 }
