@@ -202,14 +202,18 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	}
 	registerWorker(w)
 	// In a pool of locked workers, the call runs locked to the caller's
-	// thread, as a worker's goroutine is to its own: unlocked, the Go
-	// scheduler moves the guest between threads at preemptions, which
-	// slowed searches beside workers and alone. Past one guest per P it
-	// stays unlocked: the guests then take turns on the Ps, and every
-	// preemption of a locked goroutine is a thread hand-off
-	// (docs/performance/server.md has both measurements). leaveGuest
-	// unlocks. Locks nest: a caller that holds its thread keeps it.
-	w.locked = r.sizing.locked && r.guests.running.Load() <= r.guests.procs.Load()
+	// thread, as a worker's goroutine is to its own, while it is the only
+	// guest or leaves a P to a worker that steals from it: unlocked, the
+	// Go scheduler moves the guest between threads at preemptions, which
+	// slowed searches beside workers and alone. A second guest that fills
+	// the Ps stays unlocked, and so do those past it: the guests, and the
+	// program's goroutines beside them, then take turns on the Ps, and
+	// every preemption or wait of a locked goroutine is a thread hand-off
+	// with the P idle meanwhile (docs/performance/server.md has the
+	// measurements). leaveGuest unlocks. Locks nest: a caller that holds
+	// its thread keeps it.
+	running := r.guests.running.Load()
+	w.locked = r.sizing.locked && (running == 1 || running < r.guests.procs.Load())
 	if w.locked {
 		goruntime.LockOSThread()
 	}
