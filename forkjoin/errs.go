@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/spindle-go/spindle/internal/firsterr"
+	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
 )
 
 // stopper is the shared state of one ForErr or MapErr call: the rule
@@ -19,8 +21,18 @@ func newStopper(call string, ctx context.Context) *stopper {
 		panic(call + ": nil context")
 	}
 	st := new(stopper)
-	st.ctx = st.Start(ctx)
+	var onWorker func(func())
+	if runtime.InSynctestBubble() {
+		onWorker = runOnWorker // see firsterr.Stopper.Start
+	}
+	st.ctx = st.Start(ctx, onWorker)
 	return st
+}
+
+// runOnWorker runs f on a worker of the current pool, never on the
+// caller as a guest, and returns when it has returned.
+func runOnWorker(f func()) {
+	pool.Submit(pool.Current(), func() struct{} { f(); return struct{}{} }).Wait()
 }
 
 // catch, deferred in a chunk, stops the call when the chunk panics and

@@ -107,7 +107,11 @@ func (p *Pool) NewGroup(ctx context.Context) (*Group, context.Context) {
 
 func (p *Pool) newGroup(ctx context.Context) (*Group, context.Context) {
 	g := &Group{p: p, parent: ctx}
-	gctx := g.st.Start(ctx)
+	var onWorker func(func())
+	if runtime.InSynctestBubble() {
+		onWorker = func(f func()) { p.reg.RunOnWorker(f) } // see Stopper.Start
+	}
+	gctx := g.st.Start(ctx, onWorker)
 	g.init()
 	g.s.SetGroupHooks(true, false)
 	return g, gctx

@@ -2,6 +2,8 @@ package pool_test
 
 import (
 	"context"
+	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -61,6 +63,32 @@ func TestCallsFromASynctestBubble(t *testing.T) {
 				g.Go(func() error { n.Add(1); return nil })
 			}
 			return g.Wait() == nil && n.Load() == 16
+		}},
+		{"Future.Done", func() bool {
+			// The task ends only after the caller made the channel, which
+			// a worker closed before: a fatal error.
+			var asked atomic.Bool
+			f := pool.Submit(pool.Default(), func() int {
+				for !asked.Load() {
+					runtime.Gosched()
+				}
+				return 42
+			})
+			done := f.Done()
+			asked.Store(true)
+			<-done
+			return f.Wait() == 42
+		}},
+		{"Group context", func() bool {
+			// The bubble's goroutine asks for the context's channel
+			// first; a task failing on a worker cancels it, which closed
+			// the bubble's channel before: a fatal error.
+			g, ctx := pool.NewGroup(context.Background())
+			done := ctx.Done()
+			boom := errors.New("boom")
+			g.Go(func() error { return boom })
+			<-done
+			return context.Cause(ctx) == boom && g.Wait() == boom
 		}},
 	}
 	for _, c := range calls {

@@ -42,6 +42,11 @@ type Future struct {
 type futureWaiter struct {
 	latch Latch
 	ch    chan struct{}
+	// relay, with ch, is set when ch was made inside a testing/synctest
+	// bubble for a future of a registry made outside it (bubble.go): the
+	// completer may not close ch, so it signals relay, and a goroutine of
+	// the bubble, blocked on relay meanwhile, closes ch (relayClose).
+	relay *handoff
 	next  *futureWaiter
 }
 
@@ -102,10 +107,14 @@ func (f *Future) Complete(pe *PanicError) {
 func (f *Future) complete(w *Worker) {
 	for n := f.waiters.Swap(futureDoneMark); n != nil; n = n.next {
 		if n.ch != nil {
-			// A goroutine blocked on ch is readied on this worker's P;
-			// see Worker.handOffP.
+			// A goroutine blocked on ch (or relay) is readied on this
+			// worker's P; see Worker.handOffP.
 			w.readiedCaller = true
-			close(n.ch)
+			if n.relay != nil {
+				n.relay.signal()
+			} else {
+				close(n.ch)
+			}
 			continue
 		}
 		n.latch.Set()
@@ -133,25 +142,53 @@ func (f *Future) Ready() bool { return f.waiters.Load() == futureDoneMark }
 // Chan returns a channel that is closed when the task has finished. The
 // first call on a future not yet done makes the channel (two allocations
 // per future: the channel and its waiter), which every later call returns.
+// Inside a testing/synctest bubble, for a registry made outside it, the
+// channel is the bubble's, closed by a goroutine of the bubble that the
+// completer signals (see futureWaiter.relay): the bubble does not take
+// the wait for a durable block, as the task runs outside it.
 func (f *Future) Chan() <-chan struct{} {
 	var mine *futureWaiter
 	for {
 		head := f.waiters.Load()
 		if head == futureDoneMark {
+			mine.drop(f.reg)
 			return closedChan
 		}
 		for n := head; n != nil; n = n.next {
 			if n.ch != nil {
+				mine.drop(f.reg)
 				return n.ch
 			}
 		}
 		if mine == nil {
 			mine = &futureWaiter{ch: make(chan struct{})}
+			if InSynctestBubble() && !f.reg.inBubble {
+				mine.relay = new(handoff)
+				mine.relay.arm(f.reg)
+			}
 		}
 		mine.next = head
 		if f.waiters.CompareAndSwap(head, mine) {
+			if mine.relay != nil {
+				go mine.relayClose(f.reg)
+			}
 			return mine.ch
 		}
+	}
+}
+
+// relayClose closes n's channel once the completer signals its relay; it
+// runs on a goroutine of the bubble that made the channel.
+func (n *futureWaiter) relayClose(r *Registry) {
+	n.relay.wait(r)
+	close(n.ch)
+}
+
+// drop gives back the relay of a channel waiter Chan made but did not
+// push (nil: nothing made).
+func (n *futureWaiter) drop(r *Registry) {
+	if n != nil && n.relay != nil {
+		n.relay.disarm(r)
 	}
 }
 

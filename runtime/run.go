@@ -55,6 +55,14 @@ func (r *Registry) Run(call string, f func()) {
 			return
 		}
 	}
+	r.runInjected(w, f)
+}
+
+// runInjected runs f on a worker of r, for a call admitted from outside
+// r: from worker w of another registry, which helps its own meanwhile,
+// or, w being nil, from a goroutine that is no worker, which blocks. A
+// panic in f is re-raised in the caller.
+func (r *Registry) runInjected(w *Worker, f func()) {
 	j := &runJob{fn: f, reg: r}
 	if w == nil {
 		j.offPool = true
@@ -71,6 +79,28 @@ func (r *Registry) Run(call string, f func()) {
 	if j.panic != nil {
 		r.Raise(j.panic)
 	}
+}
+
+// RunOnWorker runs f on one of r's own workers, never on the caller as a
+// guest, and returns when f has returned; from a worker of r, f runs
+// right there. It is for what must happen outside a testing/synctest
+// bubble the caller is in (bubble.go): a channel f makes belongs to no
+// bubble when r was made outside one. It reports false, having run
+// nothing, if r is closed. A panic in f is re-raised in the caller.
+func (r *Registry) RunOnWorker(f func()) bool {
+	w := CurrentWorker()
+	if w != nil && w.reg == r {
+		if pe := r.Catch(f); pe != nil {
+			r.Raise(pe)
+		}
+		return true
+	}
+	if !r.admit() {
+		return false
+	}
+	defer r.leave()
+	r.runInjected(w, f)
+	return true
 }
 
 // spawnJob is a detached task (Registry.Spawn). Its records are recycled

@@ -30,8 +30,18 @@ type Stopper struct {
 
 // Start derives the tasks' context from parent, to be cancelled with the
 // first failure as its cause, and returns it. Call it before any task.
-func (s *Stopper) Start(parent context.Context) context.Context {
+//
+// The context makes its done channel on the first call of its Done, and a
+// channel made inside a testing/synctest bubble may not be closed from
+// outside it, as a worker of a pool made outside would when its task
+// fails. So onWorker, if not nil, runs the function it is given on a
+// worker of the pool the tasks run on, and Start asks for the channel
+// there; callers pass it when they are inside a bubble.
+func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.Context {
 	ctx, cancel := context.WithCancelCause(parent)
+	if onWorker != nil {
+		onWorker(func() { ctx.Done() })
+	}
 	s.done, s.cancel = ctx.Done(), cancel
 	return ctx
 }
