@@ -54,6 +54,20 @@
 // that skips it drops x-serial. Pass the flags
 // after the package: go test -bench Quicksort ./bench -qsn=10000000.
 //
+// # Layout
+//
+// The package itself holds the workloads and their benchmarks; beside it,
+// by purpose:
+//
+//   - cmd/: benchmark commands (fibbench, quicksortbench, prioritybench,
+//     and peers, spindle's rows for the peers' table);
+//   - reliability/soak: the soak, every API family called at random with
+//     its results checked, and mutants that show the checks can fail;
+//   - tools/: chart, which draws the peers' charts, and scale, the
+//     work-span analysis's predicted curves;
+//   - papers/: reproductions of published experiments (dequebench: the
+//     deque microbenchmark of the BWoS work, Wang et al., OSDI 2023).
+//
 // # Commands
 //
 // go run ./cmd/fibbench and go run ./cmd/quicksortbench (from bench/)

@@ -12,7 +12,7 @@ import (
 // segments, so it grows without ever copying an item; PushBatch publishes
 // any number of items with one atomic operation; StealBatch and
 // StealFraction take many of the oldest items with one CAS. The code is
-// ours; docs/deque-notes.md in the repository says how it relates to the
+// ours; deque/NOTES.md says how it relates to the
 // paper.
 //
 // One goroutine, the owner, calls Push, TryPush, PushBatch and Pop; other

@@ -8,7 +8,7 @@ import (
 
 // BWoS is a bounded block-based work-stealing deque after the LIFO variant
 // of BWoS (Wang et al., "BWoS: Formally Verified Block-based Work Stealing
-// for Parallel Processing", OSDI 2023). The code is ours; docs/deque-notes.md
+// for Parallel Processing", OSDI 2023). The code is ours; deque/NOTES.md
 // in the repository says how it relates to the paper.
 //
 // The deque is a ring of blocks of equal size. The owner works alone in one

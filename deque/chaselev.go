@@ -196,7 +196,7 @@ func (d *ChaseLev[T]) Push(v *T) {
 // then loads a word that a thief writes before looking at the deque (a
 // store-buffering handshake) needs the thief to call SyncWithOwners in
 // between (see the package doc). On amd64 a push then costs no XCHG, the
-// full barrier of a Go atomic store; docs/deque-notes.md has
+// full barrier of a Go atomic store; deque/NOTES.md has
 // BenchmarkPushPop's figures for both.
 func (d *ChaseLev[T]) PublishWithRelease() bool {
 	d.release = releasePushAvailable()

@@ -52,7 +52,7 @@
 // and the owner bottom, and Intel's adjacent-line prefetcher and some arm64
 // cores work in 128-byte units.
 //
-// docs/deque-notes.md in the repository has the design in full (each
+// deque/NOTES.md has the design in full (each
 // ordering argument, memory management, the variants against their
 // papers, what the tests check) and the measurements of every deque, with
 // commands, machines and dates.

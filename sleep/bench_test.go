@@ -16,7 +16,7 @@ import (
 //	go test -run '^$' -bench . -benchtime 2000x -tags spindle_portable ./sleep/
 //
 // BenchmarkIdleCPU takes one second per iteration; give it -benchtime 1x
-// (or 3x) separately. docs/sleep-notes.md quotes the results.
+// (or 3x) separately. sleep/NOTES.md quotes the results.
 
 // epoch is the zero of nowNS, shared by the goroutines that time a wake-up.
 var epoch = time.Now()

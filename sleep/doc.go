@@ -61,7 +61,7 @@
 // sleeping and the engine's hand-off of its P to a readied caller limit
 // what waits on it.
 //
-// docs/sleep-notes.md in the repository has the protocol step by step, the
+// sleep/NOTES.md has the protocol step by step, the
 // whole argument case by case, what a sleeping worker's P costs other
 // goroutines, and the measurements behind the tunables and the parker.
 package sleep

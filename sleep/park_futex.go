@@ -25,7 +25,7 @@ const Backend = "futex"
 // so a token is never lost or doubled.
 //
 // A worker blocked in the futex system call keeps its P until sysmon
-// retakes it (docs/sleep-notes.md, "Go specifics"): timers on that P's heap,
+// retakes it (sleep/NOTES.md, "Go specifics"): timers on that P's heap,
 // and goroutines in its run queue, wait meanwhile. Where that matters more
 // than the futex's faster wake-up (while tasks that block come and go, see
 // Sleep.ReleaseP), park waits on a channel instead, which gives the P back

@@ -19,7 +19,7 @@ import (
 // like a ski rental: spinning for at most about twice what a sleep and
 // wake-up cost bounds the waste either way. A longer window picks up more
 // late work without a wake-up but costs CPU in every idle episode.
-// docs/sleep-notes.md in the repository has the measurements: the window,
+// sleep/NOTES.md has the measurements: the window,
 // the pick-up latency and the CPU per episode of these values and of
 // shorter and longer ones.
 const (
@@ -73,7 +73,7 @@ func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
 
 // ReleaseP sets whether parked workers give their P back at once (on),
 // or keep it until sysmon retakes it for a faster wake-up (off, the
-// default; docs/sleep-notes.md's "Go specifics" weighs the two). A registry
+// default; sleep/NOTES.md's "Go specifics" weighs the two). A registry
 // turns it on while tasks that block come and go (runtime's spares): its
 // spares and the tasks they run are ordinary goroutines, whose timers and
 // wake-ups a P held in a futex call would delay by up to milliseconds. It
@@ -221,7 +221,7 @@ func (s *Sleep) StartLooking(worker int) Idle {
 // With nothing queued it wakes nobody: a sleeper would find nothing to do,
 // and the wake-up (a FUTEX_WAKE system call) would come before the
 // caller's own job, delaying the start of a task spawned on a sleeping
-// pool (docs/sleep-notes.md has the start times with and without this
+// pool (sleep/NOTES.md has the start times with and without this
 // rule).
 func (s *Sleep) WorkFound(queued func() bool) {
 	old := s.counters.subInactive()

@@ -49,12 +49,17 @@ func testFuncs(t *testing.T) map[string]bool {
 	return names
 }
 
-// docFiles are the pages a reader sees: README.md and docs/ (not the raw
-// logs in docs/runs, which record what was true when they ran).
+// docFiles are the pages a reader sees: README.md, docs/ (not the raw
+// logs in docs/runs, which record what was true when they ran) and the
+// protocol notes beside their packages' code (NOTES.md).
 func docFiles(t *testing.T) []string {
 	t.Helper()
-	files := []string{filepath.Join(repoRoot, "README.md")}
-	err := filepath.WalkDir(filepath.Join(repoRoot, "docs"), func(path string, d fs.DirEntry, err error) error {
+	notes, err := filepath.Glob(filepath.Join(repoRoot, "*", "NOTES.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := append([]string{filepath.Join(repoRoot, "README.md")}, notes...)
+	err = filepath.WalkDir(filepath.Join(repoRoot, "docs"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,7 @@
 // -stealers goroutines steal from it, each at -freq attempts per second
 // (paced by busy-waiting on the clock; 0 means as fast as it can).
 //
-//	go run ./bench/cmd/dequebench -variant all -stealers 1 -duration 2s
+//	go run ./bench/papers/dequebench -variant all -stealers 1 -duration 2s
 //
 // For each deque it prints one row: the owner's throughput (pushes plus
 // pops per second), the thieves' (successful steals per second) and their

@@ -15,9 +15,9 @@
 // the machine, the legend has a line of its own under it, and the row
 // labels a column sized to the longest.
 //
-//	../shared/peers/run.sh | go run ./bench/cmd/chart -out-dir docs
-//	go run ./bench/cmd/chart -in run.txt -machine "2 vCPUs, AMD EPYC, Linux 6.18" -out-dir docs
-//	go run ./bench/cmd/chart -in docs/runs/peers-fib-quicksort-2026-11-23.txt -charts fork,quicksort
+//	../shared/peers/run.sh | go run ./bench/tools/chart -out-dir docs
+//	go run ./bench/tools/chart -in run.txt -machine "2 vCPUs, AMD EPYC, Linux 6.18" -out-dir docs
+//	go run ./bench/tools/chart -in docs/runs/peers-fib-quicksort-2026-11-23.txt -charts fork,quicksort
 //
 // It reads the rows that the peer programs and bench/cmd/peers print,
 //

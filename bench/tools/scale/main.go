@@ -8,7 +8,7 @@
 // workload on real pools of 1 and 2 workers, and draws the predicted
 // curves with those measured points as an SVG (-svg).
 //
-//	go run ./bench/cmd/scale [-fib 30] [-qsort 1000000] [-uts T1] [-graphn 262144] [-analyses 3] [-reps 2] [-svg docs/scale.svg]
+//	go run ./bench/tools/scale [-fib 30] [-qsort 1000000] [-uts T1] [-graphn 262144] [-analyses 3] [-reps 2] [-svg docs/scale.svg]
 //
 // Each workload is analysed -analyses times and the smallest work and span
 // kept: on a busy machine a preempted strand is longer by the time its

@@ -20,7 +20,7 @@ import (
 
 // The chart: a panel per workload, log-log axes from 1 to maxWorkers
 // workers, with the work-span model's bounds on the speedup over one
-// worker and the measured points. Style of bench/cmd/chart: Liberation
+// worker and the measured points. Style of bench/tools/chart: Liberation
 // Sans, Okabe and Ito's colours, a title block with the machine.
 const (
 	maxWorkers  = 128
@@ -29,7 +29,7 @@ const (
 	panelHeight = 8 * vg.Centimeter
 	border      = 4 * vg.Millimeter
 	// fontSlack is the room left for a viewer's fallback font, wider than
-	// Liberation Sans (see bench/cmd/chart).
+	// Liberation Sans (see bench/tools/chart).
 	fontSlack = 1.2
 	// legendExtraRows is the room kept for the legend's second row.
 	legendExtraRows = 1

@@ -1,7 +1,7 @@
 // Command soak runs random fork-join workloads on a few pools, from several
 // goroutines, for a bounded time, and checks every result:
 //
-//	go run ./bench/cmd/soak -duration 10s
+//	go run ./bench/reliability/soak -duration 10s
 //
 // Every operation belongs to a family, one per public API family (the
 // table in families.go): joins, scopes, For, Map and Reduce, the sorts and
