@@ -197,12 +197,16 @@
 //   - the protocol's sleep (sleep.Sleep.NoWorkFound, from look);
 //   - ParkOnLatch: sleepUntil (worker.go) and an isolated wait with
 //     nothing to do (lookIsolated, isolate.go);
-//   - SetParked around a park of the engine's own: HelpUntil's short
-//     sleeps (group.go) and a surplus worker's park (parkSurplus,
-//     size.go);
+//   - ParkMarked, the one way to park otherwise: HelpUntil's short sleeps
+//     (group.go) and a surplus worker's park (parkSurplus, size.go);
 //   - spares park outside it, as goroutines whose task age the monitor
 //     watches instead of a thread: waitPosted and waitActivation
 //     (spares.go).
+//
+// TestEveryParkIsMarked (parks_test.go) finds every blocking operation in
+// this package (a channel receive, a select, time.Sleep, a condition's
+// Wait) and fails unless it is inside ParkMarked or in a function its
+// list names with the reason it needs no mark.
 //
 // Blocked tasks. The monitor (monitor.go, monitorRound) reads each
 // locked worker's thread CPU clock and state, starts and retires spares

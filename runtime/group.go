@@ -328,9 +328,8 @@ func (w *Worker) HelpUntil(cond func() bool) {
 		if round < helpBackoffRounds {
 			sleep.Backoff(round)
 		} else {
-			w.sleep.SetParked(w.index, true) // the engine's wait, not the task's (monitor.go)
-			time.Sleep(helpSleep)
-			w.sleep.SetParked(w.index, false)
+			// The engine's wait, not the task's (monitor.go).
+			w.sleep.ParkMarked(w.index, func() { time.Sleep(helpSleep) })
 		}
 		round++
 	}

@@ -210,9 +210,8 @@ func (w *Worker) parkSurplus() {
 	if r.workQueued() {
 		r.sleep.NewInternalJobs(1, false)
 	}
-	r.sleep.SetParked(w.index, true) // not blocked: the monitor starts no spare
-	<-w.surplusWake
-	r.sleep.SetParked(w.index, false)
+	// Not blocked in a task: the monitor starts no spare for it.
+	r.sleep.ParkMarked(w.index, func() { <-w.surplusWake })
 }
 
 // wakeSurplus wakes w from parkSurplus for Close.

@@ -137,10 +137,17 @@ func (s *Sleep) Observe(f func(worker int, asleep bool)) { s.observer = f }
 // something else (runtime's blocked-worker monitor asks).
 func (s *Sleep) Parked(i int) bool { return s.workers[i].parked.Load() }
 
-// SetParked marks worker i as parked (or no longer) for a wait of the
-// engine's own outside this package (a timed sleep between looks), so that
-// Parked reports it too.
-func (s *Sleep) SetParked(i int, parked bool) { s.workers[i].parked.Store(parked) }
+// ParkMarked runs wait, a park of worker i's own that is none of this
+// package's (a timed sleep between looks, a channel receive), with the
+// worker marked parked meanwhile, so that Parked reports it too. Every
+// park on a worker's goroutine is one of this package's or goes through
+// ParkMarked (runtime's TestEveryParkIsMarked checks its package).
+func (s *Sleep) ParkMarked(i int, wait func()) {
+	ws := &s.workers[i]
+	ws.parked.Store(true)
+	wait()
+	ws.parked.Store(false)
+}
 
 // WorkerStats returns the counts of worker i (0 <= i < the n given to New).
 func (s *Sleep) WorkerStats(i int) Stats {
