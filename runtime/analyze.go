@@ -13,7 +13,7 @@ import (
 //
 // Analyze runs a function on a private registry of one worker, the
 // analysis worker, whose public deque is an analysisDeque. It uses the
-// research hook for deque variants (Config.Deque), so the default fork
+// research hook for deque variants (Research.Deque), so the default fork
 // path has no branch for it: a worker with a variant publishes every job
 // at once (its offer flag stays set, and the slow path hands the job to
 // the variant's TryPush), and takes every job back through
@@ -222,7 +222,7 @@ func AnalysisRegistry(pv PanicValue) *Registry {
 	analysis.once.Do(func() {
 		r, err := NewRegistry(Config{Workers: 1, Name: "spindle-analysis", PanicValue: pv,
 			Priority: PriorityOblivious, analysis: true,
-			Deque: func() deque.Deque[Job] { return &analysisDeque{} }})
+			Research: Research{Deque: func() deque.Deque[Job] { return &analysisDeque{} }}})
 		if err != nil {
 			panic(fmt.Sprintf("runtime: analysis registry: %v", err))
 		}

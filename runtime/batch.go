@@ -371,7 +371,7 @@ func (b *chunkBatch) donePart(_ *Worker, pe *PanicError) {
 // stack is left alone: at this point it holds only forks of enclosing
 // frames (the chunks' own forks are all taken back), which only this
 // worker waits for, after this wait. The exception is a bounded deque
-// variant (Config.Deque): a part that does not fit goes to the injector,
+// variant (Research.Deque): a part that does not fit goes to the injector,
 // which bounded waits do not serve, so with a variant the caller helps
 // without the bound.
 func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {

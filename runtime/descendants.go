@@ -32,12 +32,12 @@ package runtime
 // the deferred call finishes the task that panicked, and the rest are
 // left to the wait loop. Workers with a deque variant (and the analysis
 // worker, which has one) run one task per call, as do those of a registry
-// made with Config.OneTaskPerRun, the baseline of the benchmarks that
+// made with Research.OneTaskPerRun, the baseline of the benchmarks that
 // measure this.
 
 // descendantsAbove returns the length of w's deque at the start of a
 // task, for popDescendant, or -1 (run one task per call) if w has a deque
-// variant or was configured so (Config.OneTaskPerRun), or the task runs
+// variant or was configured so (Research.OneTaskPerRun), or the task runs
 // above level 0.
 func (w *Worker) descendantsAbove() int {
 	if w.oneTaskPerRun || w.curLevel != 0 {

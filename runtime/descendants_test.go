@@ -171,8 +171,8 @@ func TestOneTaskPerRunTurnsRunningDescendantsInPlaceOff(t *testing.T) {
 		inPlace bool
 	}{
 		{"default", Config{Workers: 1}, true},
-		{"OneTaskPerRun", Config{Workers: 1, OneTaskPerRun: true}, false},
-		{"EagerPublish", Config{Workers: 1, EagerPublish: true}, false},
+		{"OneTaskPerRun", Config{Workers: 1, Research: Research{OneTaskPerRun: true}}, false},
+		{"EagerPublish", Config{Workers: 1, Research: Research{EagerPublish: true}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

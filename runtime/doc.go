@@ -146,7 +146,7 @@
 // # Work-span analysis
 //
 // Analyze (pool.Analyze) runs a function on a private registry of one
-// worker whose public deque is a variant (Config.Deque) that times the
+// worker whose public deque is a variant (Research.Deque) that times the
 // strands between forks and runs every job it pops in place, serially
 // (analyze.go). A worker with a variant publishes every fork and takes
 // every fork back through that deque, so the fork paths have no branch

@@ -67,7 +67,7 @@ import (
 // and blocks (on a channel, say) under older jobs of its own waits for
 // that worker or a thief outside any region, as a private job does.
 //
-// Deque variants (Config.Deque) publish every job at once and are not
+// Deque variants (Research.Deque) publish every job at once and are not
 // searched by isolated thieves: a variant worker's region jobs run on
 // that worker, on thieves outside the region, or from the injector.
 

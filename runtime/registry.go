@@ -41,24 +41,9 @@ type Config struct {
 	// Closed, if set, is the caller's own sentinel for calls on the closed
 	// registry: their errors match it with errors.Is, as well as ErrClosed.
 	Closed error
-	// EagerPublish puts every job on the public deque at once, as Rayon
-	// does, instead of publishing lazily (see Worker.Offer). For
-	// measurements and comparison.
-	EagerPublish bool
-	// OneTaskPerRun makes a spawned task return to its worker's wait loop
-	// when it ends, instead of running its descendants in place
-	// (descendants.go). For measurements and comparison.
-	OneTaskPerRun bool
 	// Name labels the workers in profiles (pprof label spindle.pool).
 	// Empty means "pool-N", N counting registries from 1.
 	Name string
-	// Deque, if set, makes each worker's public deque with it instead of
-	// a deque.ChaseLev, and turns lazy publication off (every job goes to
-	// that deque at once, as in Rayon). For research: comparing deque
-	// algorithms inside the runtime. If the deque can steal a fraction of
-	// its items at once (deque.Bulk's StealFraction), thieves take half of
-	// a victim's jobs, up to 64, per steal.
-	Deque func() deque.Deque[Job]
 	// Trace, if set, receives every steal, sleep and wake-up (see
 	// EventKind), on the worker concerned (the waker's thread for a
 	// wake-up). worker is the worker that stole, went to sleep or was
@@ -84,6 +69,9 @@ type Config struct {
 	// (guest.go); 0 makes every such call inject its work and block.
 	// Workers+Spares+Guests <= MaxWorkers.
 	Guests int
+	// Research holds the settings for comparing the engine with other
+	// designs (research.go); the zero value is the engine as shipped.
+	Research Research
 
 	// analysis makes the analysis worker (analyze.go): its variant deque
 	// is an analysisDeque, and it stands in for every registry.
@@ -140,11 +128,13 @@ type Registry struct {
 	stopped   sync.WaitGroup
 
 	// Slots past the workers, made on demand (spares.go, guest.go), kept
-	// after the fields that workers read on every steal: newWorker makes
-	// slot i's Worker; slotMu orders the making of slots.
-	newWorker func(i int, spare bool) *Worker
-	slotMu    sync.Mutex
-	guests    guests
+	// after the fields that workers read on every steal: makeWorker makes
+	// slot i's Worker from research and analysis, written once by
+	// NewRegistry; slotMu orders the making of slots.
+	research Research
+	analysis bool
+	slotMu   sync.Mutex
+	guests   guests
 
 	// sizing is how many workers there are and run (size.go).
 	sizing sizing
@@ -153,35 +143,16 @@ type Registry struct {
 // NewRegistry starts cfg.Workers workers and returns once every one of them
 // runs (on its own locked thread unless cfg.Unlocked).
 func NewRegistry(cfg Config) (*Registry, error) {
-	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
-		return nil, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
+	maxWorkers, err := cfg.check()
+	if err != nil {
+		return nil, err
 	}
-	maxWorkers := cfg.Workers // the most workers it may make
-	if cfg.FollowProcs {
-		maxWorkers = max(cfg.Workers, cfg.MaxFollowed)
-	}
-	if maxWorkers > MaxWorkers {
-		return nil, fmt.Errorf("spindle: following GOMAXPROCS up to %d workers: want at most %d", maxWorkers, MaxWorkers)
-	}
-	if cfg.Spares < 0 || maxWorkers+cfg.Spares > MaxWorkers {
-		return nil, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-maxWorkers)
-	}
-	if cfg.Guests < 0 || maxWorkers+cfg.Spares+cfg.Guests > MaxWorkers {
-		return nil, fmt.Errorf("spindle: %d guest slots: want 0 to %d", cfg.Guests, MaxWorkers-maxWorkers-cfg.Spares)
-	}
-	if cfg.analysis {
-		cfg.Guests = 0 // calls run in place on the analysis worker
-	}
-	if cfg.Unlocked || cfg.analysis || !canWatchThreads {
-		cfg.Spares = 0 // the monitor cannot tell blocked workers (monitor.go)
-	}
-	if cfg.Pin && cfg.Unlocked {
-		return nil, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
-	}
-	r := &Registry{sleep: sleep.New(maxWorkers + cfg.Spares + cfg.Guests), panicHandler: cfg.PanicHandler,
-		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed}
+	slots := maxWorkers + cfg.Spares + cfg.Guests
+	r := &Registry{sleep: sleep.New(slots), panicHandler: cfg.PanicHandler,
+		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed,
+		research: cfg.Research, analysis: cfg.analysis}
 	if r.inBubble = InSynctestBubble(); r.inBubble {
-		for i := range maxWorkers + cfg.Spares + cfg.Guests {
+		for i := range slots {
 			r.sleep.ParkOnChannel(i) // bubble.go
 		}
 	}
@@ -197,19 +168,8 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	// whose owner missed it (sleep's package doc, "Why no wake-up is
 	// lost").
 	r.sleep.FenceWhenSleepy(deque.SyncWithOwners)
-	if t := cfg.Trace; t != nil {
-		r.sleep.Observe(func(worker int, asleep bool) {
-			if asleep {
-				t(EventSleep, worker, -1, -1)
-				return
-			}
-			// The observer of a wake-up runs on the waker's goroutine.
-			waker := -1
-			if w := CurrentWorker(); w != nil && w.reg == r {
-				waker = w.index
-			}
-			t(EventWake, worker, -1, waker)
-		})
+	if cfg.Trace != nil {
+		r.traceSleeps()
 	}
 	if err := r.prio.init(cfg.Priority, cfg.Workers); err != nil {
 		return nil, err
@@ -220,76 +180,13 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	if cfg.Pin {
 		cpus = affinityCPUs()
 	}
-	if cfg.EagerPublish && cfg.Deque == nil {
-		// Eager publication is the Chase-Lev deque as a variant: the fork
-		// fast path then fails on the empty default deque, and the default
-		// path has no branch for it.
-		cfg.Deque = func() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }
-	}
-	newWorker := func(i int, spare bool) *Worker {
-		w := &Worker{
-			reg:   r,
-			index: i,
-			deque: newWorkerDeque(256),
-			rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
-			// Room for 64 nested joins before the first growth.
-			slots: make([]FrameSlot, 64),
-			sleep: r.sleep,
-		}
-		w.offer.Store(1) // see Offer
-		w.oneTaskPerRun = cfg.OneTaskPerRun || cfg.Deque != nil
-		if cfg.Deque != nil {
-			w.variant = cfg.Deque()
-			if d, ok := w.variant.(*analysisDeque); ok && cfg.analysis {
-				d.w, w.analysing = w, true
-			}
-			if _, ok := w.variant.(halfStealer); ok {
-				w.stealBuf = make([]*Job, stealHalfMax)
-			}
-		}
-		for l := range w.levels {
-			w.levels[l] = newWorkerDeque(64)
-		}
-		w.terminate.owner = w
-		w.rank = -1 // a spare or guest slot; newSlot ranks a worker
-		w.surplusWake = make(chan struct{}, 1)
-		if spare {
-			w.spare, w.spareWake = true, make(chan struct{}, 1)
-		}
-		return w
-	}
-	r.workers = make([]*Worker, maxWorkers+cfg.Spares+cfg.Guests)
-	z := &r.sizing
-	z.follow, z.max, z.locked, z.cpus = cfg.FollowProcs, maxWorkers, !cfg.Unlocked, cpus
-	for i := range cfg.Workers {
-		w := newWorker(i, false)
-		w.rank = i
-		r.workers[i] = w
-		z.ranked = append(z.ranked, w)
-	}
-	procs := int32(goruntime.GOMAXPROCS(0))
-	z.procs.Store(procs)
-	z.size.Store(int32(cfg.Workers))
-	z.running.Store(min(int32(cfg.Workers), procs))
-	z.awake = int32(cfg.Workers)
-	r.sleep.SetCrowded(z.awake > procs)
-	r.newWorker = newWorker
+	r.workers = make([]*Worker, slots)
+	r.initSizing(cfg, maxWorkers, cpus)
 	r.spares.max = cfg.Spares
 	r.guests.max = cfg.Guests
 	r.guests.watched = cfg.Guests > 0 && cfg.Spares > 0 // the monitor runs (see saturated)
 	r.guests.idle = make([]idleCell, cfg.Guests)
-	r.live.Store(int32(cfg.Workers))
-	var started sync.WaitGroup
-	started.Add(cfg.Workers)
-	r.stopped.Add(cfg.Workers)
-	for i, w := range r.liveWorkers() {
-		cpu := -1
-		if len(cpus) > 0 {
-			cpu = cpus[i%len(cpus)]
-		}
-		go w.start(cpu, !cfg.Unlocked, &started)
-	}
-	started.Wait()
+	r.startWorkers(cfg.Workers, !cfg.Unlocked, cpus)
 	if cfg.Spares > 0 {
 		sp := &r.spares
 		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
@@ -297,6 +194,106 @@ func NewRegistry(cfg Config) (*Registry, error) {
 		go r.monitor()
 	}
 	return r, nil
+}
+
+// check validates cfg and settles what one setting implies for another;
+// it returns the most workers the registry may make.
+func (cfg *Config) check() (maxWorkers int, err error) {
+	if cfg.Workers < 1 || cfg.Workers > MaxWorkers {
+		return 0, fmt.Errorf("spindle: %d workers: want 1 to %d", cfg.Workers, MaxWorkers)
+	}
+	maxWorkers = cfg.Workers
+	if cfg.FollowProcs {
+		maxWorkers = max(cfg.Workers, cfg.MaxFollowed)
+	}
+	if maxWorkers > MaxWorkers {
+		return 0, fmt.Errorf("spindle: following GOMAXPROCS up to %d workers: want at most %d", maxWorkers, MaxWorkers)
+	}
+	if cfg.Spares < 0 || maxWorkers+cfg.Spares > MaxWorkers {
+		return 0, fmt.Errorf("spindle: %d spare workers: want 0 to %d", cfg.Spares, MaxWorkers-maxWorkers)
+	}
+	if cfg.Guests < 0 || maxWorkers+cfg.Spares+cfg.Guests > MaxWorkers {
+		return 0, fmt.Errorf("spindle: %d guest slots: want 0 to %d", cfg.Guests, MaxWorkers-maxWorkers-cfg.Spares)
+	}
+	if cfg.Pin && cfg.Unlocked {
+		return 0, errors.New("spindle: pinning needs workers locked to their threads (Pin and Unlocked both set)")
+	}
+	if cfg.analysis {
+		cfg.Guests = 0 // calls run in place on the analysis worker
+	}
+	if cfg.Unlocked || cfg.analysis || !canWatchThreads {
+		cfg.Spares = 0 // the monitor cannot tell blocked workers (monitor.go)
+	}
+	cfg.Research.settle()
+	return maxWorkers, nil
+}
+
+// traceSleeps reports the sleep protocol's sleeps and wake-ups to the
+// registry's trace.
+func (r *Registry) traceSleeps() {
+	t := r.trace
+	r.sleep.Observe(func(worker int, asleep bool) {
+		if asleep {
+			t(EventSleep, worker, -1, -1)
+			return
+		}
+		// The observer of a wake-up runs on the waker's goroutine.
+		waker := -1
+		if w := CurrentWorker(); w != nil && w.reg == r {
+			waker = w.index
+		}
+		t(EventWake, worker, -1, waker)
+	})
+}
+
+// makeWorker makes the Worker of slot i, a spare's if spare.
+func (r *Registry) makeWorker(i int, spare bool) *Worker {
+	w := &Worker{
+		reg:   r,
+		index: i,
+		deque: newWorkerDeque(256),
+		rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
+		// Room for 64 nested joins before the first growth.
+		slots: make([]FrameSlot, 64),
+		sleep: r.sleep,
+	}
+	w.offer.Store(1) // see Offer
+	r.research.apply(w, r.analysis)
+	for l := range w.levels {
+		w.levels[l] = newWorkerDeque(64)
+	}
+	w.terminate.owner = w
+	w.rank = -1 // a spare or guest slot; newSlot ranks a worker
+	w.surplusWake = make(chan struct{}, 1)
+	if spare {
+		w.spare, w.spareWake = true, make(chan struct{}, 1)
+	}
+	return w
+}
+
+// startWorkers makes the registry's first n workers, starts their
+// goroutines (locked to their threads if locked, worker i pinned to
+// cpus[i mod len(cpus)] if any) and returns once every one runs.
+func (r *Registry) startWorkers(n int, locked bool, cpus []int) {
+	z := &r.sizing
+	for i := range n {
+		w := r.makeWorker(i, false)
+		w.rank = i
+		r.workers[i] = w
+		z.ranked = append(z.ranked, w)
+	}
+	r.live.Store(int32(n))
+	var started sync.WaitGroup
+	started.Add(n)
+	r.stopped.Add(n)
+	for i, w := range r.liveWorkers() {
+		cpu := -1
+		if len(cpus) > 0 {
+			cpu = cpus[i%len(cpus)]
+		}
+		go w.start(cpu, locked, &started)
+	}
+	started.Wait()
 }
 
 // start is the worker goroutine. If lock is set it locks its thread and

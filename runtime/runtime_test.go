@@ -126,7 +126,7 @@ func contains(ws []*Worker, g uintptr) bool {
 
 func TestPublicationModes(t *testing.T) {
 	for _, eager := range []bool{false, true} {
-		r, err := NewRegistry(Config{Workers: 2, EagerPublish: eager})
+		r, err := NewRegistry(Config{Workers: 2, Research: Research{EagerPublish: eager}})
 		require.NoError(t, err)
 		var sum int
 		r.Run("test", func() { sum = joinSum(0, 1<<14) })

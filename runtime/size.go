@@ -239,3 +239,16 @@ func (w *Worker) handOffQueued() {
 		w.reg.injectLevel(j, 1)
 	}
 }
+
+// initSizing sets the registry's first size: cfg.Workers workers, up to
+// maxWorkers if they follow GOMAXPROCS, as many running as there are Ps.
+func (r *Registry) initSizing(cfg Config, maxWorkers int, cpus []int) {
+	z := &r.sizing
+	z.follow, z.max, z.locked, z.cpus = cfg.FollowProcs, maxWorkers, !cfg.Unlocked, cpus
+	procs := int32(goruntime.GOMAXPROCS(0))
+	z.procs.Store(procs)
+	z.size.Store(int32(cfg.Workers))
+	z.running.Store(min(int32(cfg.Workers), procs))
+	z.awake = int32(cfg.Workers)
+	r.sleep.SetCrowded(z.awake > procs)
+}

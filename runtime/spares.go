@@ -176,7 +176,7 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 	}
 	// Workers are bounded by resize (sizing.max), which holds sizing.mu.
 	live := int(r.live.Load())
-	w := r.newWorker(live, kind == slotSpare)
+	w := r.makeWorker(live, kind == slotSpare)
 	r.workers[live] = w
 	switch kind {
 	case slotWorker:

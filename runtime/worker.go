@@ -38,7 +38,7 @@ type Worker struct {
 	// plain move.
 	g     atomic.Uintptr
 	deque *deque.ChaseLev[Job]
-	// variant, when set (Config.Deque, or Config.EagerPublish), replaces
+	// variant, when set (Research.Deque, or Research.EagerPublish), replaces
 	// deque as the public deque, for comparing deque algorithms inside the
 	// runtime. The worker then publishes every job at once: its offer flag
 	// stays set, so every fork takes the slow path (see Offer), and the
@@ -100,7 +100,7 @@ type Worker struct {
 	readiedCaller bool
 	// oneTaskPerRun is set when a spawned task must not run its
 	// descendants in place (descendants.go): with a variant, or
-	// Config.OneTaskPerRun. (In readiedCaller's padding: a field here
+	// Research.OneTaskPerRun. (In readiedCaller's padding: a field here
 	// moves nothing else.)
 	oneTaskPerRun bool
 
@@ -284,7 +284,7 @@ func (w *Worker) Leave() {
 // or full barrier. That matters in Go: atomic stores are XCHG on amd64,
 // a full barrier each (docs/design.md has what one costs).
 //
-// Config.EagerPublish (or any deque variant) turns this off: offer stays
+// Research.EagerPublish (or any deque variant) turns this off: offer stays
 // set and every fork publishes its job at once, as in Rayon.
 func (w *Worker) Offer() {
 	if w.offer.Load() != 0 || raceEnabled && w.perturb() {

@@ -78,12 +78,12 @@ func WithDeque(k DequeKind) pool.Option {
 		if !ok {
 			return fmt.Errorf("experiment.WithDeque(%d): unknown deque kind", int(k))
 		}
-		c.Deque = f
+		c.Research.Deque = f
 		return nil
 	})
 }
 
-// DequeFactory returns the engine's runtime.Config.Deque for kind k (nil
+// DequeFactory returns the engine's runtime.Research.Deque for kind k (nil
 // for the default, DequeChaseLev), and false for an unknown kind.
 func DequeFactory(k DequeKind) (func() deque.Deque[runtime.Job], bool) {
 	switch k {
@@ -114,10 +114,10 @@ func withEngine(configure func(*runtime.Config) error) pool.Option {
 
 // WithOneTaskPerRun makes a spawned task of the pool return to its
 // worker's wait loop when it ends, instead of running its descendants in
-// place (runtime.Config.OneTaskPerRun): the baseline for measuring that.
+// place (runtime.Research.OneTaskPerRun): the baseline for measuring that.
 func WithOneTaskPerRun() pool.Option {
 	return withEngine(func(c *runtime.Config) error {
-		c.OneTaskPerRun = true
+		c.Research.OneTaskPerRun = true
 		return nil
 	})
 }

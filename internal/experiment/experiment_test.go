@@ -55,7 +55,7 @@ func TestEveryDequeKindRunsTheWork(t *testing.T) {
 		require.True(t, ok, "%v", kind)
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%v/workers=%d", kind, workers), func(t *testing.T) {
-				r := newRegistry(t, runtime.Config{Workers: workers, Deque: factory})
+				r := newRegistry(t, runtime.Config{Workers: workers, Research: runtime.Research{Deque: factory}})
 				watchdog(t, func() {
 					var got int
 					r.Run("test run", func() { got = fibCall(18) })
@@ -98,7 +98,7 @@ func TestBulkDequeStealsHalf(t *testing.T) {
 	testutil.NeedTwoPs(t)
 	var stealEvents atomic.Int64
 	factory, _ := experiment.DequeFactory(experiment.DequeBulk)
-	r := newRegistry(t, runtime.Config{Workers: 4, Deque: factory, Trace: func(kind runtime.EventKind, _, _, _ int) {
+	r := newRegistry(t, runtime.Config{Workers: 4, Research: runtime.Research{Deque: factory}, Trace: func(kind runtime.EventKind, _, _, _ int) {
 		if kind == runtime.EventSteal {
 			stealEvents.Add(1)
 		}
