@@ -186,8 +186,6 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	r.wakeWithinCount()        // workers parked while guests ran (size.go)
 	r.noteStaleGuests(watches) // guest.go
 	now := time.Now()
-	othersSpares := 0 // spares neither blocked nor parked
-	suspect := false  // a worker may be blocked: look again soon
 	marking := m.readGC()
 	// Goroutines waiting for a P: the monitor itself may hold the P a
 	// worker wants (it runs when a worker is preempted, with one P always),
@@ -200,18 +198,38 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		// whatever the rest of the process does (bubble.go).
 		crowded = 0
 	}
-	watched := 0 // workers and spares that may be blocked in a task
+	look := r.findBlocked(watches, now, marking, crowded, m.gcCycles)
+	sp.blocked.Store(int32(look.blocked))
+	r.noteStall(now, look.blocked > 0 && look.blocked == look.watched && r.workQueued(), look.blocked)
+	started := r.steerSpares(now, look, crowded)
+	return look.blocked, started || look.suspect
+}
+
+// blockedLook is what a monitor round found of the workers (findBlocked).
+type blockedLook struct {
+	blocked      int  // workers and spares blocked in a task
+	watched      int  // workers and spares that may be blocked in a task
+	othersSpares int  // spares neither blocked nor parked
+	suspect      bool // a worker may be blocked: look again soon
+}
+
+// findBlocked is the detection half of a monitor round: which started
+// workers are blocked in a task, by their thread's CPU clock (a locked
+// worker) or their task's age (a spare). Parked workers are not: every
+// park of the engine marks itself (sleep.Sleep.Parked).
+func (r *Registry) findBlocked(watches []workerWatch, now time.Time, marking bool, crowded int, gcCycles uint64) (look blockedLook) {
+	sp := &r.spares
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
 		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
 			ws.valid, ws.blocked = false, false
 			continue
 		}
-		watched++
+		look.watched++
 		if w.spare {
 			start := w.taskStart.Load()
 			if start == 0 || marking || crowded > 0 && !ws.blocked || now.Sub(time.Unix(0, start)) < blockedAfter {
-				othersSpares++
+				look.othersSpares++
 				continue
 			}
 			if !ws.blocked {
@@ -226,7 +244,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 			if !ok {
 				continue
 			}
-			if ws.valid && !ws.blocked && (marking || ws.gcCycles != m.gcCycles) {
+			if ws.valid && !ws.blocked && (marking || ws.gcCycles != gcCycles) {
 				// The GC marks, or a collection ended during the stall:
 				// the worker may wait for it (an assist, a stack scan, a
 				// stop). Start over.
@@ -237,10 +255,10 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				// last look and sleeps now may have just blocked: look
 				// again soon rather than a tick later.
 				if crowded == 0 && ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(tid) {
-					suspect = true
+					look.suspect = true
 				}
 				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
-				ws.gcCycles = m.gcCycles
+				ws.gcCycles = gcCycles
 				continue
 			}
 			if !ws.blocked {
@@ -249,7 +267,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 					continue
 				}
 				if now.Sub(ws.since) < blockedAfter {
-					suspect = true
+					look.suspect = true
 					continue
 				}
 				if ws.probe.runnable(tid) {
@@ -258,12 +276,20 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 				ws.blocked, ws.last = true, ws.since
 			}
 		}
-		blocked++
+		look.blocked++
 		sp.blockedNanos.Add(int64(now.Sub(ws.last)))
 		ws.last = now
 	}
-	sp.blocked.Store(int32(blocked))
-	r.noteStall(now, blocked > 0 && blocked == watched && r.workQueued(), blocked)
+	return look
+}
+
+// steerSpares is the policy half of a monitor round: given what
+// findBlocked saw, it sets how parked workers give their P back, retires
+// spares the machine has no room for, and starts one for every blocked
+// worker or spare not yet covered. It reports whether it started any.
+func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (started bool) {
+	sp := &r.spares
+	blocked := look.blocked
 	active := int(sp.active.Load())
 	// While tasks block, parked workers give their P back at once: the
 	// spares and the tasks they run are ordinary goroutines, whose timers
@@ -303,20 +329,20 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	}
 	// A spare for every blocked worker or spare not yet covered by one
 	// that runs, while work is queued and the machine has room.
-	want := blocked - othersSpares
+	want := blocked - look.othersSpares
 	if want <= 0 || saturated || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
-		return blocked, suspect
+		return false
 	}
 	if crowded > 0 {
 		// A locked worker whose goroutine waits for a P sleeps like a
 		// blocked one (a P is busy elsewhere, or the machine is loaded):
 		// spares start only while no goroutine waits for one.
-		return blocked, suspect
+		return false
 	}
 	for ; want > 0 && r.activateSpare(); want-- {
-		soon = true // the spares may block in their first task
+		started = true // the spares may block in their first task
 	}
-	return blocked, soon || suspect
+	return started
 }
 
 // stallReportAfter is how long every worker and spare of a registry must
