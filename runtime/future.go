@@ -151,12 +151,12 @@ func (f *Future) Chan() <-chan struct{} {
 	for {
 		head := f.waiters.Load()
 		if head == futureDoneMark {
-			mine.drop(f.reg)
+			mine.drop(f)
 			return closedChan
 		}
 		for n := head; n != nil; n = n.next {
 			if n.ch != nil {
-				mine.drop(f.reg)
+				mine.drop(f)
 				return n.ch
 			}
 		}
@@ -184,11 +184,13 @@ func (n *futureWaiter) relayClose(r *Registry) {
 	close(n.ch)
 }
 
-// drop gives back the relay of a channel waiter Chan made but did not
-// push (nil: nothing made).
-func (n *futureWaiter) drop(r *Registry) {
+// drop gives back the relay of a channel waiter Chan made for f but did
+// not push (nil: nothing made). It reads f.reg only for a relay: a
+// runtime future may be waited for before Submit sets it, but never in a
+// bubble (pool's futures exist only once submitted).
+func (n *futureWaiter) drop(f *Future) {
 	if n != nil && n.relay != nil {
-		n.relay.disarm(r)
+		n.relay.disarm(f.reg)
 	}
 }
 
