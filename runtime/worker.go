@@ -16,8 +16,33 @@ import (
 // for its whole life (unless Config.Unlocked), owning a Chase-Lev deque of
 // jobs.
 //
-// Only the worker's own goroutine touches its unexported fields, except
-// the deque's steal end, the counters and terminate, which are concurrent.
+// A slot is run by one goroutine at a time: the worker's own, or for a
+// spare or guest slot the goroutine of its current run. Each field follows
+// one of these access rules (its comment below says which feature it
+// serves):
+//
+//   - Set when the slot is made, before r.live publishes it, and read by
+//     anyone after: reg, index, deque and variant (the objects; their
+//     ends follow their own protocol), sleep, levels, spare, spareWake,
+//     surplusWake, rank, guest, guestCell, oneTaskPerRun, analysing.
+//   - The running goroutine's alone, plain fields: slots, depth,
+//     privHead, stealBuf, rng, siblings, readiedCaller, helping, the free
+//     lists (scopeJobs, spawnJobs, parts, valueJobs), creditScope and
+//     credit, the lineage fields, locked, the iso fields, curLevel,
+//     labels and ownLabels, executedUnpublished, idleTimer.
+//   - Written by the running goroutine, read by others, atomic: g, tid,
+//     taskStart, maxHelping, calls and the counters (steals, levelSteals,
+//     inversions, executed, stealsEmpty, stealsLost), which Counts and
+//     the monitor read.
+//   - Written by others, atomic: offer (thieves ask for a publication),
+//     stale (the monitor), surplus (the sizing, size.go), spareState (the
+//     monitor activates a spare, the spare retires itself).
+//   - A protocol of their own: the public deque's steal end (Chase-Lev),
+//     terminate (a Latch, set by Close).
+//
+// The layout is part of the fork path's cost: the fields a fork touches
+// share a cache line, offer has a line of its own, and padding keeps
+// neighbouring Workers apart (TestWorkerLayout pins all three).
 type Worker struct {
 	// Workers are allocated one after the other, and each writes its own
 	// fields on every fork and every job (depth, the job counts): the
@@ -61,8 +86,8 @@ type Worker struct {
 	depth    int
 	privHead int
 
-	// A copy of the registry's sleep state, kept here so that the slow
-	// fork path loads it from a line it already touches.
+	// A copy of the registry's sleep state, kept beside the fork path's
+	// fields for the slow fork path (which publishes and announces).
 	sleep *sleep.Sleep
 
 	terminate Latch // set by Close; the worker's main loop waits on it
