@@ -181,8 +181,8 @@
 //     and the main loop's wait on terminate. Out of local work it calls
 //     look, which goes through package sleep's idle protocol (StartLooking,
 //     NoWorkFound, WorkFound), or lookIsolated inside an Isolate region.
-//   - waitGroup (group.go): a group's Wait on a worker, the same loop on
-//     the group's latch, with the analysis worker's early stop.
+//   - waitGroup (group.go): a group's Wait on a worker, waitUntil on the
+//     group's done latch.
 //   - HelpUntil (group.go): waits without a latch (a group's limit, a
 //     second Group.Wait), polling its condition between jobs.
 //   - runAsSpare (spares.go): a spare's loop between tasks.

@@ -263,24 +263,13 @@ func (s *Scope) GroupPanic(take bool) *PanicError {
 	return s.panic.Load()
 }
 
+// waitGroup is a group's Wait on worker w: the wait of every latch
+// (waitUntil) on the group's done latch, which the last task sets.
 func (w *Worker) waitGroup(s *Scope) {
 	s.group.offPool = false
 	s.done.owner = w // read by whoever sets the latch, after the add below
 	if s.count.shared.Add(ownerWaiting) != ownerWaiting {
-		for !s.done.Probe() {
-			if w.analysing && s.done.Probe() {
-				// See the end after every job: a job popped after it
-				// would be older than the group's tasks (analyze.go).
-				break
-			}
-			j := w.takeLocal()
-			if j == nil {
-				if j = w.look(&s.done); j == nil {
-					break
-				}
-			}
-			w.runHelping(j)
-		}
+		w.waitUntil(&s.done, false)
 	}
 	s.endWait()
 }
