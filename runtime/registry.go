@@ -89,6 +89,26 @@ const MaxWorkers = 4096
 // Registry is a set of workers with their deques, the injector for work
 // from outside, and the sleep state that coordinates them. pool.Pool is its
 // public face.
+//
+// Its fields follow these access rules:
+//
+//   - Written by NewRegistry before the first worker starts, read by
+//     anyone after: the workers slice itself, sleep, panicHandler,
+//     panics, closedErr, name, inBubble, trace, wakes, research,
+//     analysis, reportWorkers (the analysis registry sets it before first
+//     use).
+//   - Atomic, written by any goroutine: live (by the slot maker, under
+//     slotMu, after the slot is written), injected, closed, active.
+//   - Under a lock of their own: the injector (injector.mu), drained and
+//     the close sequence (mu, closeOnce, stopped), the slots past the
+//     workers (slotMu), the sizing (sizing.mu; its counts are atomics
+//     read anywhere).
+//   - The monitor goroutine's: the spares record but for its atomics
+//     (active, blocked, surplus and the counters, read by Counts and the
+//     spares), which spares.go names field by field; the guests' idle
+//     cells are taken and put back with compare-and-swap (guest.go).
+//   - prio: its policy and victims are set by NewRegistry, its counts
+//     of queued tasks (above) are atomics, its injectors have their locks.
 type Registry struct {
 	// workers holds the registry's workers, then its spare and guest
 	// slots in the order they were made: workers[:live] are made (and a
