@@ -30,8 +30,14 @@ func newStopper(call string, ctx context.Context) *stopper {
 }
 
 // runOnWorker runs f on a worker of the current pool, never on the
-// caller as a guest, and returns when it has returned.
+// caller as a guest, and returns when it has returned: inside a call to a
+// pool, on that pool (runtime.Registry.RunOnWorker); outside any, f is
+// submitted to the current pool, which injects it.
 func runOnWorker(f func()) {
+	if w := runtime.CurrentWorker(); w != nil {
+		w.Registry().RunOnWorker(f)
+		return
+	}
 	pool.Submit(pool.Current(), func() struct{} { f(); return struct{}{} }).Wait()
 }
 

@@ -21,16 +21,22 @@ import (
 func TestForErrInASynctestBubble(t *testing.T) {
 	pool.Default().Run(func() {}) // made outside any bubble
 	boom := errors.New("boom")
+	forErr := func() error {
+		return forkjoin.ForErr(context.Background(), 0, 64, 1, func(ctx context.Context, lo, hi int) error {
+			if pool.WorkerIndex() < pool.Default().Workers() {
+				return boom // a worker of the pool, outside the bubble
+			}
+			<-ctx.Done() // the caller's chunks wait for a worker's failure
+			return nil
+		})
+	}
 	watchdog(t, func() {
 		for range 20 {
 			synctest.Test(t, func(t *testing.T) {
-				err := forkjoin.ForErr(context.Background(), 0, 64, 1, func(ctx context.Context, lo, hi int) error {
-					if pool.WorkerIndex() < pool.Default().Workers() {
-						return boom // a worker of the pool, outside the bubble
-					}
-					<-ctx.Done() // the caller's chunks wait for a worker's failure
-					return nil
-				})
+				assert.ErrorIs(t, forErr(), boom)
+				// Inside a call: the caller is a guest of the pool.
+				var err error
+				pool.Default().Run(func() { err = forErr() })
 				assert.ErrorIs(t, err, boom)
 			})
 		}

@@ -79,6 +79,20 @@ func TestCallsFromASynctestBubble(t *testing.T) {
 			<-done
 			return f.Wait() == 42
 		}},
+		{"Group context in a Run", func() bool {
+			// The same inside a call, whose caller is a guest of the
+			// pool: the channel must still be made on a worker.
+			ok := false
+			pool.Default().Run(func() {
+				g, ctx := pool.NewGroup(context.Background())
+				done := ctx.Done()
+				boom := errors.New("boom")
+				g.Go(func() error { return boom })
+				<-done
+				ok = context.Cause(ctx) == boom && g.Wait() == boom
+			})
+			return ok
+		}},
 		{"Group context", func() bool {
 			// The bubble's goroutine asks for the context's channel
 			// first; a task failing on a worker cancels it, which closed

@@ -85,10 +85,15 @@ func (r *Registry) runInjected(w *Worker, f func()) {
 // guest, and returns when f has returned; from a worker of r, f runs
 // right there. It is for what must happen outside a testing/synctest
 // bubble the caller is in (bubble.go): a channel f makes belongs to no
-// bubble when r was made outside one. It reports false, having run
-// nothing, if r is closed. A panic in f is re-raised in the caller.
+// bubble when r was made outside one. A guest (of any registry) waits as
+// a goroutine that is no worker does, so that f reaches a worker rather
+// than its own helping. It reports false, having run nothing, if r is
+// closed. A panic in f is re-raised in the caller.
 func (r *Registry) RunOnWorker(f func()) bool {
 	w := CurrentWorker()
+	if w != nil && w.guest {
+		w = nil // its goroutine may be the bubble's
+	}
 	if w != nil && w.reg == r {
 		if pe := r.Catch(f); pe != nil {
 			r.Raise(pe)
