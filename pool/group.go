@@ -259,8 +259,11 @@ func (g *Group) SetLimit(n int) {
 // has finished (or was skipped). It returns the first error a task
 // returned; or, if no task failed but the parent context's end made the
 // group skip tasks, context.Cause of the parent; else nil. It then cancels
-// the group's context. On a worker it runs other tasks while it waits;
-// elsewhere it blocks. If a task panicked, Wait re-panics with the first
+// the group's context. On a worker it runs other tasks while it waits.
+// From any other goroutine, the first Wait runs the pool's queued tasks
+// (the group's or others') on the calling goroutine, as a guest of the
+// pool, while the group has tasks in flight, and blocks once nothing is
+// queued; a second Wait at once blocks. If a task panicked, Wait re-panics with the first
 // panic as a *PanicError, after every task has finished. Called from one
 // of the group's own tasks, or from a join half such a task forked (on
 // any worker, stolen or not), Wait panics instead of waiting for itself

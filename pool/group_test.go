@@ -352,3 +352,23 @@ func TestGroupWaitFromOutsideWhileATaskHelps(t *testing.T) {
 		assert.NoError(t, g.Wait())
 	})
 }
+
+// TestWaitFromOutsideRunsQueuedTasks: a Wait from a goroutine that is no
+// worker runs the group's queued tasks itself while they are in flight.
+// The pool's only worker (no spares) runs a task that waits for a second
+// task; only the caller's Wait can run that one. Before, Wait blocked at
+// once, and the two waited for each other.
+func TestWaitFromOutsideRunsQueuedTasks(t *testing.T) {
+	p, err := pool.New(pool.WithWorkers(1), pool.WithSpares(0))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, p.Close()) }()
+	watchdog(t, func() {
+		for range 20 {
+			g, _ := p.NewGroup(context.Background())
+			release := make(chan struct{})
+			g.Go(func() error { <-release; return nil })
+			g.Go(func() error { close(release); return nil })
+			assert.NoError(t, g.Wait())
+		}
+	})
+}

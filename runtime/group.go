@@ -274,10 +274,19 @@ func (w *Worker) waitGroup(s *Scope) {
 	s.endWait()
 }
 
+// waitGroupOffPool is a group's Wait from a goroutine that is no worker.
+// Once it has marked itself waiting, it runs the registry's queued tasks
+// as a guest while the group's tasks are in flight, as Go at the limit
+// does (HelpAsGuest), and blocks only once nothing is queued: the group's
+// tail then costs no wake-up per task (docs/performance/server.md has
+// the measurement). Marked first, so that a second Wait that a task run
+// here makes, above this one on the same stack, sees the group's tasks
+// done (GroupTasksDone) and returns before this one must.
 func (s *Scope) waitGroupOffPool() {
 	s.group.offPool = true
 	s.group.wake.arm(s.reg)
 	if s.count.shared.Add(ownerWaiting) != ownerWaiting {
+		s.reg.HelpAsGuest(s.done.Probe)
 		s.group.wake.wait(s.reg)
 	} else {
 		s.group.wake.disarm(s.reg) // no task: nothing will signal
