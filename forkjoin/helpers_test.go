@@ -34,8 +34,10 @@ func newPool(t testing.TB, workers int, opts ...pool.Option) *pool.Pool {
 
 // place is where a test runs the code under test: on the calling
 // goroutine (off-pool, so on pool.Default(), the caller taking part as a
-// guest), or inside Run of a pool with 1 or 2 workers and no guests, so
-// that the body runs on one of those workers and they are all there is.
+// guest), or inside Run of a pool with 1 or 2 workers, no guests and no
+// spares, so that the body runs on one of those workers and they are all
+// there is (a spare, started when a worker looks blocked, which a loaded
+// machine can make a busy one look, would run pieces in a slot of its own).
 type place struct {
 	name    string
 	workers int // 0: off-pool
@@ -52,7 +54,7 @@ func runAt(t *testing.T, pl place, body func()) {
 			body()
 			return
 		}
-		newPool(t, pl.workers).Run(body)
+		newPool(t, pl.workers, pool.WithSpares(0)).Run(body)
 	})
 }
 

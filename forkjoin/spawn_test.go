@@ -79,7 +79,7 @@ func TestSpawnRunsEveryTaskWithItsArgument(t *testing.T) {
 // and a closure per node allocates at every spawn, which shows the
 // measurement can fail.
 func TestSpawnAllocatesNothing(t *testing.T) {
-	p := newPool(t, 1)
+	p := newPool(t, 1, pool.WithSpares(0)) // a spare's start allocates
 	watchdog(t, func() {
 		sw := newSpawnWalk(5, 4)
 		walk := func() { pool.Current().Scope(func(s *pool.Scope) { sw.visit(s, spawnNode{}) }) }
