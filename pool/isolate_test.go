@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -337,4 +338,36 @@ func TestARegionsWaitReachesItsJobsUnderAnOuterPrivateFork(t *testing.T) {
 		})
 		assert.Equal(t, 1, got)
 	})
+}
+
+// TestLockAcrossAForkInManyTasks is the program in which a lock held
+// across a fork hangs a plain pool: many tasks of one SpawnMany each lock
+// one mutex, fork inside it and unlock. A plain wait for the stolen half
+// runs a sibling task on top of the frame that holds the lock, and the
+// sibling waits for that lock forever (so do the spares started for it).
+// With the fork isolated, as the guide's section on locks says, it always
+// finishes.
+func TestLockAcrossAForkInManyTasks(t *testing.T) {
+	const tasks = 500
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			p := newPool(t, pool.WithWorkers(workers))
+			var mu sync.Mutex
+			var held atomic.Int64 // tasks that ran their fork under the lock
+			testutil.Watchdog(t, isolateLimit, func() {
+				p.Scope(func(s *pool.Scope) {
+					s.SpawnMany(tasks, func(*pool.Scope, int) {
+						mu.Lock()
+						defer mu.Unlock()
+						pool.Isolate(func() {
+							pool.Join(func() { spin(200 * time.Microsecond) },
+								func() { spin(200 * time.Microsecond) })
+						})
+						held.Add(1)
+					})
+				})
+			})
+			assert.Equal(t, int64(tasks), held.Load())
+		})
+	}
 }
