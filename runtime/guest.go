@@ -49,7 +49,7 @@ type guests struct {
 	// compare-and-swap, from a cell its goroutine picks on, and puts it back in its own
 	// cell (Worker.guestCell). A channel did this before, and callers on
 	// every P taking and returning slots met on its lock
-	// (docs/performance/server.md).
+	// (docs/runs/server-history.md).
 	idle []idleCell
 	// made counts the guest slots made (under Registry.slotMu); max bounds
 	// it (Config.Guests). published is made, for the lock-free readers.
@@ -67,6 +67,13 @@ type guests struct {
 	// which finds the guests whose queued work does not move (see
 	// saturated).
 	watched bool
+	// filled is set by a guest whose call made the guests in a call as
+	// many as the Ps, and cleared by the monitor's round that finds them
+	// fewer (see saturated). Read by every guest's forks, written once per
+	// change: a line of its own.
+	_      [falseSharingRange]byte
+	filled atomic.Bool
+	_      [falseSharingRange - 1]byte
 }
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
@@ -78,7 +85,7 @@ type guests struct {
 // after round or sleeping in the futex call with the P held, where a
 // queued caller waits until sysmon retakes the P, no P being idle for the
 // scheduler to take it from (sleep.Sleep.SetShared;
-// docs/performance/server.md has the trace). A
+// docs/runs/server-history.md has the trace). A
 // guest that fills the Ps switches the setting on, and the monitor off
 // when it finds the registry idle (monitor.go), so a pool whose guests
 // come and go switches it at most once per monitor round; a registry
@@ -86,8 +93,9 @@ type guests struct {
 // that (one guest beside the workers left running) the Ps are not
 // shared: a worker's quicker futex wake-up is kept.
 
-// saturated reports whether the guests in a call are as many as the Ps:
-// every P has a caller computing its own request, and a worker stealing
+// saturated reports whether the guests in a call are as many as the Ps,
+// or were at some call since the monitor's last round (filled): every P
+// has a caller computing its own request, and a worker stealing
 // from one would only take turns on a P with the callers (and make the
 // caller wait for a thief that waits for a P). Thieves then leave guest
 // slots alone, and a guest arriving does not offer its first fork, so
@@ -100,9 +108,64 @@ type guests struct {
 // which thieves visit again, and wakes a sleeper for it. So saturation
 // costs parallelism only, never progress, and only where the monitor
 // runs (Config.Spares > 0); without it, and without guests, it is false.
+//
+// Why the monitor's round and not the count alone: handlers that call
+// back to back leave a call and enter the next a few hundred nanoseconds
+// later, so the count dips below the Ps many times a millisecond. A guest
+// entering in a dip offered its forks and announced its parts, waking a
+// worker that then waited for a P the handlers held, or took one from
+// them, and stole a piece its guest then waited for: two handlers folding
+// 15 us requests ran 20-30% below two serial ones, and within 5-10% with
+// saturation read over the monitor's round (docs/runs/server-history.md).
+// The cost is the other way round: a guest arriving alone just after the
+// Ps were filled runs unhelped until the monitor's next round (or its
+// look at stale guests), which is what saturation may cost: parallelism,
+// never progress.
 func (r *Registry) saturated() bool {
 	gs := &r.guests
-	return gs.watched && gs.running.Load() >= gs.procs.Load()
+	return gs.watched && (gs.filled.Load() || gs.running.Load() >= gs.procs.Load())
+}
+
+// guestHoldsThread reports whether a guest entering now, in a pool of
+// locked workers, locks its thread for the call: while it is the only
+// guest, or leaves a P to a worker that steals from it. A second guest
+// that fills the Ps stays unlocked, and so do those past it, and, with
+// more than one P, every guest while the Ps were filled since the
+// monitor's last round (a handler entering in the dip between two calls
+// of another is not alone): the guests, and the program's goroutines
+// beside them, then take turns on the Ps, and every preemption or wait of
+// a locked goroutine is a thread hand-off with the P idle meanwhile
+// (docs/runs/server-history.md has the measurements).
+func (r *Registry) guestHoldsThread() bool {
+	gs := &r.guests
+	running, procs := gs.running.Load(), gs.procs.Load()
+	if procs <= 1 {
+		return running == 1 // one guest fills the P, and is alone
+	}
+	return running < procs && !gs.filled.Load()
+}
+
+// noteGuestEntered is a guest's arrival, which made running guests in a
+// call: once they are as many as the workers that may run, idle workers
+// step aside (see sharedPs); once as many as the Ps, saturation holds
+// until the monitor's next round (see saturated).
+func (r *Registry) noteGuestEntered(running int32) {
+	if running >= r.sizing.running.Load() {
+		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
+		r.payKick()             // the monitor clears it when idle
+	}
+	if gs := &r.guests; gs.watched && running >= gs.procs.Load() && !gs.filled.Load() {
+		gs.filled.Store(true)
+	}
+}
+
+// noteFilled is the monitor's look at saturation (see saturated): the
+// guests in a call now fewer than the Ps end what filled recorded.
+func (r *Registry) noteFilled() {
+	gs := &r.guests
+	if gs.filled.Load() && gs.running.Load() < gs.procs.Load() {
+		gs.filled.Store(false)
+	}
 }
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a
@@ -138,7 +201,7 @@ func (r *Registry) noteStaleGuests(watches []workerWatch) {
 // sleep.Sleep.Looking), unless w is a guest while the guests are
 // saturated, whom no thief visits. A bulk spawn's runner splits its part
 // all the way down for lookers (batch.go), which on a saturated guest only
-// multiplies its jobs (docs/performance/server.md).
+// multiplies its jobs (docs/runs/server-history.md).
 func (w *Worker) othersLooking() bool {
 	return w.sleep.Looking() && !(w.guest && w.reg.saturated())
 }
@@ -187,10 +250,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	if procs := r.sizing.procs.Load(); r.guests.procs.Load() != procs {
 		r.guests.procs.Store(procs)
 	}
-	if r.guests.running.Add(1) >= r.sizing.running.Load() {
-		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
-		r.payKick()             // the monitor clears it when idle
-	}
+	r.noteGuestEntered(r.guests.running.Add(1))
 	w.calls.Add(1)  // w.g is the caller's since acquireGuest
 	w.adoptLabels() // the caller's: its call's tasks carry them
 	// The caller's first fork is published (see Offer), unless no thief
@@ -205,15 +265,10 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	// thread, as a worker's goroutine is to its own, while it is the only
 	// guest or leaves a P to a worker that steals from it: unlocked, the
 	// Go scheduler moves the guest between threads at preemptions, which
-	// slowed searches beside workers and alone. A second guest that fills
-	// the Ps stays unlocked, and so do those past it: the guests, and the
-	// program's goroutines beside them, then take turns on the Ps, and
-	// every preemption or wait of a locked goroutine is a thread hand-off
-	// with the P idle meanwhile (docs/performance/server.md has the
-	// measurements). leaveGuest unlocks. Locks nest: a caller that holds
-	// its thread keeps it.
-	running := r.guests.running.Load()
-	w.locked = r.sizing.locked && (running == 1 || running < r.guests.procs.Load())
+	// slowed searches beside workers and alone (guestHoldsThread says
+	// when). leaveGuest unlocks. Locks nest: a caller that holds its
+	// thread keeps it.
+	w.locked = r.sizing.locked && r.guestHoldsThread()
 	if w.locked {
 		goruntime.LockOSThread()
 	}

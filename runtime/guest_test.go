@@ -58,6 +58,53 @@ func TestSaturatedWithoutGuests(t *testing.T) {
 	g.guests.running.Store(0)
 }
 
+// Saturation holds from a guest's arrival that fills the Ps until the
+// monitor's round finds fewer guests in a call: a handler entering in the
+// dip between two calls of another must not offer its forks to workers
+// that would wait for a P the handlers hold.
+func TestSaturationLastsUntilTheMonitorsRound(t *testing.T) {
+	g := newRegistry(t, Config{Workers: 1, Guests: 2}) // no monitor: the test plays it
+	g.guests.watched = true
+	g.guests.procs.Store(2)
+	g.guests.running.Store(1)
+	g.noteGuestEntered(1)
+	assert.False(t, g.saturated(), "one guest at two Ps")
+	g.guests.running.Store(2)
+	g.noteGuestEntered(2)
+	require.True(t, g.saturated())
+	g.guests.running.Store(1) // the other guest between two calls
+	assert.True(t, g.saturated(), "saturation ended before the monitor's round")
+	g.noteFilled()
+	assert.False(t, g.saturated(), "saturation outlived the monitor's round")
+	g.guests.running.Store(0)
+}
+
+// A guest holds its thread while it is alone or leaves a P to a worker,
+// not while the Ps were filled since the monitor's last round, except at
+// one P, where the one guest fills the P and is alone.
+func TestGuestHoldsThread(t *testing.T) {
+	for _, c := range []struct {
+		procs, running int32
+		filled         bool
+		want           bool
+	}{
+		{procs: 1, running: 1, want: true},
+		{procs: 1, running: 1, filled: true, want: true},
+		{procs: 1, running: 2, filled: true, want: false},
+		{procs: 2, running: 1, want: true},
+		{procs: 2, running: 1, filled: true, want: false},
+		{procs: 2, running: 2, filled: true, want: false},
+		{procs: 4, running: 3, want: true},
+	} {
+		g := newRegistry(t, Config{Workers: 1, Guests: 4})
+		g.guests.procs.Store(c.procs)
+		g.guests.running.Store(c.running)
+		g.guests.filled.Store(c.filled)
+		assert.Equal(t, c.want, g.guestHoldsThread(), "%+v", c)
+		g.guests.running.Store(0)
+	}
+}
+
 // spinFor computes for about d.
 func spinFor(d time.Duration) {
 	for start := time.Now(); time.Since(start) < d; {

@@ -116,6 +116,7 @@ func (r *Registry) monitor() {
 			sp.surplus.Store(0)
 			r.sleep.ReleaseP(false)
 			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
+			r.guests.filled.Store(false)
 			sp.crowdedSince = time.Time{}
 			select {
 			case <-sp.wake:
@@ -185,6 +186,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 	r.checkProcs()             // size.go
 	r.wakeWithinCount()        // workers parked while guests ran (size.go)
 	r.noteStaleGuests(watches) // guest.go
+	r.noteFilled()             // guest.go
 	now := time.Now()
 	marking := m.readGC()
 	// Goroutines waiting for a P: the monitor itself may hold the P a
