@@ -69,11 +69,9 @@ type guests struct {
 	watched bool
 	// filled is set by a guest whose call made the guests in a call as
 	// many as the Ps, and cleared by the monitor's round that finds them
-	// fewer (see saturated). Read by every guest's forks, written once per
-	// change: a line of its own.
-	_      [falseSharingRange]byte
+	// fewer (see saturated). Written once per change, on the line that
+	// every guest's arrival writes anyway (running).
 	filled atomic.Bool
-	_      [falseSharingRange - 1]byte
 }
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
