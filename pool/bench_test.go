@@ -162,7 +162,7 @@ func BenchmarkSpawnStart(b *testing.B) {
 	// included): b.StartTimer and b.StopTimer read the memory statistics,
 	// which stops the world and takes the Ps of the threads asleep in
 	// the futex call, so a spawn right after them would time the
-	// worker's return to a P as well (docs/performance/server.md).
+	// worker's return to a P as well (docs/runs/server-history.md).
 	round := 0
 	for b.Loop() {
 		for k := range kinds {

@@ -278,7 +278,7 @@ func (w *Worker) waitGroup(s *Scope) {
 // Once it has marked itself waiting, it runs the registry's queued tasks
 // as a guest while the group's tasks are in flight, as Go at the limit
 // does (HelpAsGuest), and blocks only once nothing is queued: the group's
-// tail then costs no wake-up per task (docs/performance/server.md has
+// tail then costs no wake-up per task (docs/runs/server-history.md has
 // the measurement). Marked first, so that a second Wait that a task run
 // here makes, above this one on the same stack, sees the group's tasks
 // done (GroupTasksDone) and returns before this one must.

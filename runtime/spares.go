@@ -329,7 +329,7 @@ func (r *Registry) postToSpares() {
 // job to the workers (payKick). Not when the call starts: readying the
 // parked monitor goroutine makes the Go scheduler wake an idle thread for
 // it (wakep), a futex wake-up on the caller's time, though a guest's call
-// that hands nothing over needs no monitor (docs/performance/server.md). A worker
+// that hands nothing over needs no monitor (docs/runs/server-history.md). A worker
 // that blocks in a job of the call is seen as before: the kick comes
 // before any worker can run the job.
 func (r *Registry) oweKick() {
@@ -345,7 +345,7 @@ func (r *Registry) oweKick() {
 //     wake-up, the thread the scheduler wakes for the monitor takes the P
 //     the woken worker wants; paid by the worker that takes the job, the
 //     monitor sits on that worker's P; either delays a group's first task
-//     (docs/performance/server.md).
+//     (docs/runs/server-history.md).
 //   - when a worker's search finds a job (look), for a guest's fork;
 //   - on a saturated guest's push, which wakes no sleeper
 //     (noteStaleGuests);
