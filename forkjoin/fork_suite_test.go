@@ -299,11 +299,16 @@ func TestForkSuiteAcrossPools(t *testing.T) {
 // call that is in progress while Close waits for it: the fork completes
 // and Close returns after it. Then a fork from outside the closed pool
 // panics with an error wrapping pool.ErrClosed, running neither half.
+//
+// The pool has no guests, so that the call runs on a worker and the other
+// worker steals b: a guest's fork is not offered while the guests fill the
+// Ps, which the calls that probe for Close's refusal do for a moment, and
+// a here waits for b's thief instead of taking b back.
 func TestForkSuiteWhileClosing(t *testing.T) {
 	testutil.NeedTwoPs(t)
 	for _, e := range forkEntries {
 		t.Run(e.name, func(t *testing.T) {
-			p, err := pool.New(pool.WithWorkers(2))
+			p, err := pool.New(pool.WithWorkers(2), pool.WithGuests(0))
 			require.NoError(t, err)
 			h := &halves{steal: true}
 			var resultsOK bool

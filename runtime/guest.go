@@ -152,8 +152,13 @@ func (r *Registry) noteGuestEntered(running int32) {
 		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 		r.payKick()             // the monitor clears it when idle
 	}
-	if gs := &r.guests; gs.watched && running >= gs.procs.Load() && !gs.filled.Load() {
-		gs.filled.Store(true)
+	if gs := &r.guests; gs.watched && running >= gs.procs.Load() &&
+		!gs.filled.Load() && gs.filled.CompareAndSwap(false, true) {
+		// The monitor may be parked (a guest's call that hands nothing
+		// over does not wake it): it must look, or nothing would clear
+		// filled while the calls go on, and a lone guest's forks would
+		// wait for the thieves that saturation keeps away.
+		r.kickMonitor()
 	}
 }
 
