@@ -30,7 +30,8 @@ import (
 // in a join half it forked at any depth (pool.Join, forkjoin's forks and
 // loops), on whichever worker the half runs, stolen or not, and inside a
 // scope of the task while the task's worker runs it. A task the group's
-// task spawned on a scope that another worker took, or a goroutine it
+// task spawned on a scope that another worker took (or a Wait from
+// outside, which runs queued tasks while it waits), or a goroutine it
 // started, is not recognised: a Wait there waits forever, as errgroup's
 // would. After Wait returns, a
 // zero-value Group can be used for a new round of tasks; a Group from
