@@ -113,8 +113,9 @@ type guests struct {
 // entering in a dip offered its forks and announced its parts, waking a
 // worker that then waited for a P the handlers held, or took one from
 // them, and stole a piece its guest then waited for: two handlers folding
-// 15 us requests ran 20-30% below two serial ones, and within 5-10% with
-// saturation read over the monitor's round (docs/runs/server-history.md).
+// short requests fell well behind two serial ones, and came close to them
+// with saturation read over the monitor's round (docs/runs/server-history.md
+// has the figures).
 // The cost is the other way round: a guest arriving alone just after the
 // Ps were filled runs unhelped until the monitor's next round (or its
 // look at stale guests), which is what saturation may cost: parallelism,
