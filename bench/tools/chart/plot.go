@@ -11,12 +11,13 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/font/liberation"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/spindle-go/spindle/bench/tools/internal/chartfont"
 )
 
 // Sizes of the picture. Its height grows with the number of panels and
@@ -54,20 +55,10 @@ var barColors = []color.Color{
 func barColor(j int) color.Color { return barColors[j%len(barColors)] }
 
 var (
-	sansRegular = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	sansBold    = findFont("LiberationSans-Bold", sansRegular)
+	sansRegular = chartfont.Regular
+	sansBold    = chartfont.Bold
 	gray        = color.Gray{Y: 70}
 )
-
-// findFont returns the Liberation font of that name, or def.
-func findFont(name string, def font.Font) font.Font {
-	for _, f := range liberation.Collection() {
-		if f.Font.Name() == name {
-			return f.Font
-		}
-	}
-	return def
-}
 
 // textStyle is a left-aligned style, its point the middle of the text's
 // left edge.

@@ -10,12 +10,13 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/font/liberation"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/spindle-go/spindle/bench/tools/internal/chartfont"
 )
 
 // The chart: a panel per workload, log-log axes from 1 to maxWorkers
@@ -42,18 +43,9 @@ var (
 	colIdeal    = color.Gray{Y: 170}
 	colMeasured = color.Black
 	gray        = color.Gray{Y: 70}
-	sansRegular = font.Font{Typeface: "Liberation", Variant: "Sans"}
-	sansBold    = findFont("LiberationSans-Bold", sansRegular)
+	sansRegular = chartfont.Regular
+	sansBold    = chartfont.Bold
 )
-
-func findFont(name string, def font.Font) font.Font {
-	for _, f := range liberation.Collection() {
-		if f.Font.Name() == name {
-			return f.Font
-		}
-	}
-	return def
-}
 
 func textStyle(f font.Font, size vg.Length, c color.Color) text.Style {
 	return text.Style{Color: c, Font: font.From(f, size), XAlign: draw.XLeft, YAlign: draw.YTop,
