@@ -40,7 +40,7 @@ func hashFiles(dir string, sums [][32]byte, goFn func(func() error), wait func()
 // unchanged: 1,000 files of 16 KB (in the page cache after the first
 // run), one task per file under SetLimit(8), Go called from an ordinary
 // goroutine; golang.org/x/sync/errgroup against pool.Group on the default
-// pool, in turns (againstErrgroup).
+// pool, in blocks that take turns (againstErrgroup).
 func BenchmarkGroupFileHasher(b *testing.B) {
 	const files, size = 1000, 16 << 10
 	dir := b.TempDir()

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	goruntime "runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -268,7 +269,7 @@ const (
 // ported unchanged: a goroutine that is no worker calls Go 12,000 times
 // under SetLimit(8), each task hashing 4 KB (SHA-256), then Wait;
 // golang.org/x/sync/errgroup against pool.Group on the default pool, in
-// turns (againstErrgroup).
+// blocks that take turns (againstErrgroup).
 func BenchmarkGroupLimitFromGoroutine(b *testing.B) {
 	data := make([]byte, 4096)
 	for i := range data {
@@ -297,32 +298,51 @@ func BenchmarkGroupLimitFromGoroutine(b *testing.B) {
 	})
 }
 
-// againstErrgroup runs an errgroup program (sub-benchmark impl=errgroup)
-// and its port to pool.Group (impl=group) in one process, and reports ms
-// per run and, for the port, x-errgroup: its best time so far over
-// errgroup's. Each runs b.N times in a row, as a program would: an
-// errgroup program's first run after a pause or other work is its slow
-// one, so taking turns with the pool measured errgroup's warm-up.
+// againstErrgroup runs an errgroup program and its port to pool.Group in
+// one process, in blocks that take turns (who goes first alternates): an
+// iteration is one block of each, blockRuns runs in a row, as a program
+// would make them. The first run of a block is not timed: an errgroup
+// program's first run after a pause or other work is its slow one, and
+// taking turns run by run measured errgroup's warm-up. Blocks, not each
+// side's runs all in a row, so that both see the machine as it drifts
+// (errgroup's own time moved by 10% between the counts of one process).
+// It reports each side's median ms per run over the blocks and
+// x-errgroup, the median over the blocks of the port's time over
+// errgroup's in the same iteration.
 func againstErrgroup(b *testing.B, errgroupRun, groupRun func() error) {
-	best := map[string]float64{}
-	for _, impl := range []struct {
-		name string
-		run  func() error
-	}{{"errgroup", errgroupRun}, {"group", groupRun}} {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			for b.Loop() {
-				if err := impl.run(); err != nil {
-					b.Fatal(err)
-				}
+	const blockRuns = 12
+	block := func(run func() error) float64 {
+		if err := run(); err != nil { // the untimed first run
+			b.Fatal(err)
+		}
+		start := time.Now()
+		for range blockRuns - 1 {
+			if err := run(); err != nil {
+				b.Fatal(err)
 			}
-			ms := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / 1e6
-			b.ReportMetric(ms, "ms/run")
-			if v, ok := best[impl.name]; !ok || ms < v {
-				best[impl.name] = ms
-			}
-			if impl.name == "group" && best["errgroup"] > 0 {
-				b.ReportMetric(best["group"]/best["errgroup"], "x-errgroup")
-			}
-		})
+		}
+		return float64(time.Since(start).Nanoseconds()) / (blockRuns - 1) / 1e6
 	}
+	var errgroupMs, groupMs, ratios []float64
+	for b.Loop() {
+		var e, g float64
+		if len(ratios)%2 == 0 {
+			e, g = block(errgroupRun), block(groupRun)
+		} else {
+			g, e = block(groupRun), block(errgroupRun)
+		}
+		errgroupMs, groupMs, ratios = append(errgroupMs, e), append(groupMs, g), append(ratios, g/e)
+	}
+	b.ReportMetric(medianOf(errgroupMs), "errgroup-ms/run")
+	b.ReportMetric(medianOf(groupMs), "group-ms/run")
+	b.ReportMetric(medianOf(ratios), "x-errgroup")
+}
+
+// medianOf returns the median of xs (sorting them), or 0.
+func medianOf(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	return xs[len(xs)/2]
 }
