@@ -40,6 +40,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 
+	"github.com/spindle-go/spindle/internal/defaultreg"
 	"github.com/spindle-go/spindle/internal/engineopt"
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -418,8 +419,10 @@ func Join(a, b func()) {
 }
 
 // defaultRegistry is where pool.Join sends joins from goroutines that are
-// no worker.
+// no worker, and forkjoin its calls from them (internal/defaultreg).
 func defaultRegistry() *runtime.Registry { return Default().reg }
+
+func init() { defaultreg.Get = defaultRegistry }
 
 // Spawn runs f detached on the current pool: Current().Spawn(f).
 func Spawn(f func()) {
