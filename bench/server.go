@@ -110,6 +110,12 @@ func (r ServerRun) Quantile(q float64) time.Duration {
 	return r.Latencies[min(len(r.Latencies)-1, int(q*float64(len(r.Latencies))))]
 }
 
+// Over returns how many requests took longer than d.
+func (r ServerRun) Over(d time.Duration) int {
+	i, _ := slices.BinarySearch(r.Latencies, d+1)
+	return len(r.Latencies) - i
+}
+
 // RunServer has clients goroutines send requests of n elements back to
 // back until requests have been answered, each answered by serve, and
 // checks every answer against want. It returns the run, or ok false if an
