@@ -1,6 +1,9 @@
 package forkjoin
 
-import "github.com/spindle-go/spindle/runtime"
+import (
+	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
+)
 
 // callFrame is the reusable record of one Call in progress on a worker: the
 // function and the second argument, copied in, and the second result,
@@ -121,23 +124,11 @@ func clearFrame[A, R any](fr *callFrame[A, R]) {
 }
 
 // forkOffPool runs the fork on pool.Default(), from a goroutine that is no
-// worker, as one record (runOffPool). Kept out of line so that the record
-// does not make fork's own variables escape.
+// worker. Kept out of line so that its closure's captures do not make
+// fork's own variables escape.
 //
 //go:noinline
 func forkOffPool[A, R any](f func(A) R, proc func(A), x, y A) (rx, ry R) {
-	c := &offPoolFork[A, R]{f: f, proc: proc, x: x, y: y}
-	runOffPool(c)
-	return c.rx, c.ry
+	pool.Default().Run(func() { rx, ry = fork(f, proc, x, y) })
+	return rx, ry
 }
-
-// offPoolFork is a Call or Do from a goroutine that is no worker, and its
-// results once Do has run.
-type offPoolFork[A, R any] struct {
-	f      func(A) R
-	proc   func(A)
-	x, y   A
-	rx, ry R
-}
-
-func (c *offPoolFork[A, R]) Do() { c.rx, c.ry = fork(c.f, c.proc, c.x, c.y) }

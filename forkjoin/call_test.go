@@ -249,34 +249,3 @@ func TestNilFunctionsPanic(t *testing.T) {
 		})
 	}
 }
-
-// A call from a goroutine that is no worker runs on the caller, a guest
-// of pool.Default(), with its state handed over as one record (Fold's is
-// the folder itself): no closure over it and its result, which cost two
-// allocations a call more.
-func TestCallsFromAGoroutineAllocateTheirRecordOnly(t *testing.T) {
-	body := func(lo, hi int) {}
-	for _, tc := range []struct {
-		name string
-		f    func()
-		max  float64
-	}{
-		{"Call", func() { forkjoin.Call(square, 3, 4) }, 1},
-		{"Join", func() { forkjoin.Join(func() int { return 1 }, func() string { return "b" }) }, 1},
-		{"For", func() { forkjoin.For(0, 1000, 10, body) }, 2},
-		{"Fold of 4 pieces", func() {
-			forkjoin.Fold(0, 4<<10, 1<<10, func() int { return 0 },
-				func(acc, lo, hi int) int { return acc + hi - lo },
-				func(a, b int) int { return a + b })
-		}, 3},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			watchdog(t, func() {
-				for range 10 {
-					tc.f()
-				}
-				assert.LessOrEqual(t, minAllocsPerRun(5, 20, tc.f), tc.max)
-			})
-		})
-	}
-}

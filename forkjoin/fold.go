@@ -56,12 +56,7 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 		return topCall(foldWhole[S], foldTask[S]{lo, hi, init, body}, false)
 	}
 	f := &folder[S]{lo: lo, n: n, pieces: int(pieces), init: init, body: body, merge: merge}
-	if runtime.CurrentWorker() == nil {
-		runOffPool(f) // the folder is its own call record (Do)
-		return f.result
-	}
-	defer rethrow()
-	return f.run()
+	return topCall((*folder[S]).run, f, true)
 }
 
 // foldTask is a Fold of a single piece.
@@ -95,7 +90,6 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
-	result  S            // what Do returns, for a Fold from outside the pool
 	// A Fold of up to foldInline pieces (a request's worth on a small
 	// machine) keeps runs and open here, in the folder's own allocation.
 	runsInline [foldInline]foldRun[S]
@@ -130,10 +124,6 @@ type foldRun[S any] struct {
 type openRun struct {
 	next, first int
 }
-
-// Do is run for a Fold called from a goroutine that is no worker
-// (runOffPool), keeping the result in f.
-func (f *folder[S]) Do() { f.result = f.run() }
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {

@@ -1,6 +1,9 @@
 package forkjoin
 
-import "github.com/spindle-go/spindle/runtime"
+import (
+	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
+)
 
 // thunkFrame is the reusable record of one Join in progress on a worker:
 // the second function, copied in, and its result and panic, copied out. It
@@ -92,23 +95,11 @@ func (fr *thunkFrame[B]) clear() {
 }
 
 // joinOffPool runs the Join on pool.Default() for a goroutine that is no
-// worker, as one record (runOffPool). Out of line so that the record does
-// not make Join's own variables escape.
+// worker. Out of line so that its closure does not make Join's own
+// variables escape.
 //
 //go:noinline
 func joinOffPool[A, B any](fa func() A, fb func() B) (a A, b B) {
-	c := &offPoolJoin[A, B]{fa: fa, fb: fb}
-	runOffPool(c)
-	return c.a, c.b
+	pool.Default().Run(func() { a, b = Join(fa, fb) })
+	return a, b
 }
-
-// offPoolJoin is a Join from a goroutine that is no worker, and its
-// results once Do has run.
-type offPoolJoin[A, B any] struct {
-	fa func() A
-	fb func() B
-	a  A
-	b  B
-}
-
-func (c *offPoolJoin[A, B]) Do() { c.a, c.b = Join(c.fa, c.fb) }

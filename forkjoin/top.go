@@ -1,7 +1,6 @@
 package forkjoin
 
 import (
-	"github.com/spindle-go/spindle/internal/defaultreg"
 	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -92,32 +91,14 @@ func recoverPanic(dst **runtime.PanicError) {
 }
 
 // topCallOffPool runs f(x) on pool.Default(), whose Run re-raises panics
-// as *PanicError. The call and its result are one record handed to the
-// default pool's registry (runOffPool), where a closure through Run would
-// be two allocations. Out of line so that the record does not make
+// as *PanicError. Out of line so that its closure's captures do not make
 // topCall's variables escape on the worker path.
 //
 //go:noinline
-func topCallOffPool[A, R any](f func(A) R, x A) R {
-	c := &offPoolCall[A, R]{f: f, x: x}
-	runOffPool(c)
-	return c.r
+func topCallOffPool[A, R any](f func(A) R, x A) (r R) {
+	pool.Default().Run(func() { r = f(x) })
+	return r
 }
-
-// offPoolCall is a call of f(x) from a goroutine that is no worker, and
-// its result once Do has run.
-type offPoolCall[A, R any] struct {
-	f func(A) R
-	x A
-	r R
-}
-
-func (c *offPoolCall[A, R]) Do() { c.r = c.f(c.x) }
-
-// runOffPool runs w on pool.Default(), as its Run would run w.Do: on the
-// caller as a guest, or injected when no guest slot is free; a panic
-// comes out as a *PanicError.
-func runOffPool(w runtime.Work) { defaultreg.Get().RunWork("pool.Pool.Run", w) }
 
 // topDoOffPool is topCallOffPool for a function without a result.
 //

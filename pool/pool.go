@@ -40,7 +40,6 @@ import (
 	"fmt"
 	goruntime "runtime"
 
-	"github.com/spindle-go/spindle/internal/defaultreg"
 	"github.com/spindle-go/spindle/internal/engineopt"
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -419,10 +418,8 @@ func Join(a, b func()) {
 }
 
 // defaultRegistry is where pool.Join sends joins from goroutines that are
-// no worker, and forkjoin its calls from them (internal/defaultreg).
+// no worker.
 func defaultRegistry() *runtime.Registry { return Default().reg }
-
-func init() { defaultreg.Get = defaultRegistry }
 
 // Spawn runs f detached on the current pool: Current().Spawn(f).
 func Spawn(f func()) {

@@ -8,7 +8,7 @@ import "fmt"
 // job.Latch is set.
 type runJob struct {
 	job     Job
-	work    Work
+	fn      func()
 	reg     *Registry
 	panic   *PanicError
 	offPool bool // the waiter is no worker: it waits on done
@@ -16,7 +16,7 @@ type runJob struct {
 }
 
 func (j *runJob) Run(w *Worker) {
-	j.panic = j.reg.Catch(j.work.Do)
+	j.panic = j.reg.Catch(j.fn)
 	if j.offPool {
 		// The caller, an ordinary goroutine, is readied on this worker's
 		// P; see Worker.handOffP.
@@ -37,28 +37,10 @@ func (j *runJob) Run(w *Worker) {
 //   - From any other goroutine, f runs on the caller, a guest of r for
 //     the call (guest.go); when every guest slot is taken, f is injected
 //     and the caller blocks.
-func (r *Registry) Run(call string, f func()) { r.RunWork(call, funcWork(f)) }
-
-// Work is a call's work as a value, for RunWork.
-type Work interface{ Do() }
-
-// funcWork is a function as a Work: a func value is pointer-shaped, so
-// the conversion allocates nothing.
-type funcWork func()
-
-func (f funcWork) Do() { f() }
-
-// RunWork is Run of t.Do. A caller that has its call's state in an object
-// of its own (forkjoin's entry points from goroutines that are no worker)
-// hands that object over, result field and all: on a worker or a guest,
-// the method value t.Do never leaves the stack, where a closure over the
-// object and a result variable would be two allocations a call, as
-// Run's f escapes to the injected path. Only the injected path (no guest
-// slot free, or a worker of another registry) keeps t in a job.
-func (r *Registry) RunWork(call string, t Work) {
+func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
 	if w != nil && (w.reg == r || w.analysing) {
-		if pe := r.Catch(t.Do); pe != nil {
+		if pe := r.Catch(f); pe != nil {
 			r.Raise(pe)
 		}
 		return
@@ -67,21 +49,21 @@ func (r *Registry) RunWork(call string, t Work) {
 	defer r.leave()
 	if w == nil {
 		if g := r.acquireGuest(); g != nil {
-			if pe := r.runAsGuest(g, t.Do); pe != nil {
+			if pe := r.runAsGuest(g, f); pe != nil {
 				r.Raise(pe)
 			}
 			return
 		}
 	}
-	r.runInjected(w, t)
+	r.runInjected(w, f)
 }
 
-// runInjected runs t on a worker of r, for a call admitted from outside
+// runInjected runs f on a worker of r, for a call admitted from outside
 // r: from worker w of another registry, which helps its own meanwhile,
 // or, w being nil, from a goroutine that is no worker, which blocks. A
-// panic in t is re-raised in the caller.
-func (r *Registry) runInjected(w *Worker, t Work) {
-	j := &runJob{work: t, reg: r}
+// panic in f is re-raised in the caller.
+func (r *Registry) runInjected(w *Worker, f func()) {
+	j := &runJob{fn: f, reg: r}
 	if w == nil {
 		j.offPool = true
 		j.done.arm(r)
@@ -122,7 +104,7 @@ func (r *Registry) RunOnWorker(f func()) bool {
 		return false
 	}
 	defer r.leave()
-	r.runInjected(w, funcWork(f))
+	r.runInjected(w, f)
 	return true
 }
 
