@@ -72,11 +72,6 @@ type guests struct {
 	// fewer (see saturated). Written once per change, on the line that
 	// every guest's arrival writes anyway (running).
 	filled atomic.Bool
-	// round counts the monitor's rounds; arrived is round+1 as the last
-	// guest to arrive read it (0: no guest since the pool was last idle),
-	// written only when it changed. A guest arrived in this round or the
-	// last unless they are two apart: see guestsQuiet.
-	round, arrived atomic.Uint32
 }
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
@@ -150,15 +145,10 @@ func (r *Registry) guestHoldsThread() bool {
 }
 
 // noteGuestEntered is a guest's arrival, which made running guests in a
-// call: it is recorded for guestsQuiet; once they are as many as the workers that may run, idle workers
+// call: once they are as many as the workers that may run, idle workers
 // step aside (see sharedPs); once as many as the Ps, saturation holds
 // until the monitor's next round (see saturated).
 func (r *Registry) noteGuestEntered(running int32) {
-	if gs := &r.guests; gs.watched {
-		if n := gs.round.Load() + 1; gs.arrived.Load() != n {
-			gs.arrived.Store(n) // see guestsQuiet
-		}
-	}
 	if running >= r.sizing.running.Load() {
 		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
 		r.payKick()             // the monitor clears it when idle
@@ -180,15 +170,6 @@ func (r *Registry) noteFilled() {
 	if gs.filled.Load() && gs.running.Load() < gs.procs.Load() {
 		gs.filled.Store(false)
 	}
-}
-
-// guestsQuiet reports whether no guest arrived since the monitor's round
-// before its last one: the pool's own workers have had the Ps to
-// themselves for at least a round. Without a monitor it is true.
-func (r *Registry) guestsQuiet() bool {
-	gs := &r.guests
-	a := gs.arrived.Load()
-	return !gs.watched || a == 0 || gs.round.Load()+1-a >= 2
 }
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a

@@ -168,45 +168,6 @@ func TestParkedWorkerComesBackForInjectedWork(t *testing.T) {
 	})
 }
 
-// A goroutine that goes in and out of calls while it hands jobs over (a
-// group's Go at its limit) leaves the worker parked while it was a guest
-// to the monitor's rounds: a job injected right after a guest's call does
-// not wake it (each would cost a locked thread's wake-up and park, the
-// Ps being busy with the caller and the other worker), and once no guest
-// has come for a round the monitor wakes it.
-func TestInjectionAfterAGuestLeavesParkedWorkersToTheMonitor(t *testing.T) {
-	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 1})
-	require.True(t, r.guests.watched)
-	watchdog(t, func() {
-		waitAsleep(t, r, 2)
-		r.sizing.mu.Lock()
-		second := r.sizing.ranked[1]
-		r.sizing.mu.Unlock()
-		require.True(t, r.admit()) // busy: the monitor keeps its rounds
-		defer r.leave()
-		for try := 0; ; try++ {
-			r.guests.running.Add(1) // as while a guest's call lasts
-			r.sleep.WakeSleeping(second.index)
-			waitParked(t, r, 1)
-			r.guests.running.Add(-1)
-			round := r.guests.round.Load()
-			r.Run("test", func() { require.True(t, CurrentWorker().guest) })
-			ran := make(chan struct{})
-			r.Spawn("test spawn", func() { close(ran) })
-			parked := second.surplus.Load()
-			<-ran
-			if r.guests.round.Load() != round && try < 20 {
-				continue // a round came between: it may wake the worker
-			}
-			assert.True(t, parked, "the injection woke the worker parked while the guest ran")
-			break
-		}
-		for second.surplus.Load() {
-			time.Sleep(100 * time.Microsecond) // the monitor's rounds wake it
-		}
-	})
-}
-
 // A guest that computes while the guests fill the Ps keeps a bulk spawn's
 // tasks in few parts: no thief visits it, so splitting for the sleeping
 // workers (which count as looking) only multiplied its jobs.

@@ -117,7 +117,6 @@ func (r *Registry) monitor() {
 			r.sleep.ReleaseP(false)
 			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
 			r.guests.filled.Store(false)
-			r.guests.arrived.Store(0) // no round comes: injections wake (wakeForInjected)
 			sp.crowdedSince = time.Time{}
 			select {
 			case <-sp.wake:
@@ -185,7 +184,7 @@ func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
 	r.checkProcs()             // size.go
-	r.roundWake(m)             // workers parked while guests ran (size.go)
+	r.wakeWithinCount()        // workers parked while guests ran (size.go)
 	r.noteStaleGuests(watches) // guest.go
 	r.noteFilled()             // guest.go
 	now := time.Now()

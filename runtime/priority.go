@@ -223,7 +223,7 @@ func (r *Registry) injectLevel(j *Job, tasks int) {
 	r.injected.Add(1)
 	j.setTag(0)
 	wasEmpty := r.prio.injectors[l-1].push(j)
-	r.wakeForInjected() // as in enqueue
+	r.wakeWithinCount() // as in enqueue
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 	r.postToSpares()
 }

@@ -384,7 +384,7 @@ func (r *Registry) enqueue(j *Job, tasks int) {
 	r.payKick() // before the wake-up: see oweKick
 	r.injected.Add(1)
 	wasEmpty := r.injector.push(j)
-	r.wakeForInjected() // workers parked while guests ran (size.go)
+	r.wakeWithinCount() // workers parked while guests ran (size.go)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 	r.postToSpares()
 }

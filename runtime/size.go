@@ -40,10 +40,9 @@ import (
 //     and a surplus worker steals from no guest (a guest's forks never
 //     need a thief: its joins and waits take them back). A guest's leaving
 //     wakes nobody: the monitor's next round (monitor.go) or the next
-//     call handed to the workers (injected, unless guests came since that
-//     round: wakeForInjected) wakes the workers back within the count, so
-//     a server whose requests come back to back keeps its workers parked
-//     instead of waking one per request.
+//     call handed to the workers (injected) wakes the workers back within
+//     the count, so a server whose requests come back to back keeps its
+//     workers parked instead of waking one per request.
 //
 // Who reads procs: every call from outside the pool (admit), a worker of
 // the pool in its main loop before it sleeps, and the blocked-worker
@@ -141,7 +140,8 @@ func (r *Registry) workersRunning() int {
 
 // wakeWithinCount wakes parked workers that the count now lets run:
 // after guests left (the monitor's rounds), and before a call is handed
-// to the workers (injected; wakeForInjected says when).
+// to the workers (injected), which must not wait for the one worker that
+// guests left running.
 func (r *Registry) wakeWithinCount() {
 	z := &r.sizing
 	if z.parked.Load() == 0 {
@@ -152,44 +152,6 @@ func (r *Registry) wakeWithinCount() {
 		r.wakeParked(r.workersRunning())
 	}
 	z.mu.Unlock()
-}
-
-// wakeForInjected is a job handed to the workers (enqueue) catching up
-// with the count: the workers parked while guests ran and now within it
-// are woken, as the injected job must not wait for the one worker the
-// guests left running, which may be inside a long task. Unless the guests
-// are not quiet (guestsQuiet: one came in this round of the monitor or
-// the last): then the monitor's rounds wake them (roundWake; it is kicked
-// in case it is parked), and the injection does not. A
-// goroutine that goes in and out of a call while it hands jobs over, as
-// a group's Go at its limit does (a guest while it helps, then queueing
-// the next tasks), would otherwise wake a parked worker at every Go and
-// park it again at its next entry: a locked thread's wake-up, the woken
-// worker waiting for a P the caller and the other worker hold, and its
-// park, each time, where the two of them keep both Ps busy without it
-// (docs/runs/measured-changes.md has the file hasher's figures). Without
-// a monitor (no spares) nothing else would wake them: the injection does.
-func (r *Registry) wakeForInjected() {
-	if r.sizing.parked.Load() == 0 {
-		return
-	}
-	if !r.guestsQuiet() {
-		r.kickMonitor()
-		return
-	}
-	r.wakeWithinCount()
-}
-
-// roundWake is the monitor round's wake-up of the workers parked while
-// guests ran and now within the count: once the guests are quiet
-// (guestsQuiet), as for an injection (wakeForInjected); before that only
-// when work is queued and no goroutine waits for a P, so that one is free
-// for the worker woken. The round then counts itself.
-func (r *Registry) roundWake(m *monitorMetrics) {
-	if r.guestsQuiet() || r.workQueued() && m.waitingForP() == 0 {
-		r.wakeWithinCount()
-	}
-	r.guests.round.Add(1)
 }
 
 // startWorker starts worker w, made after the registry started, without
