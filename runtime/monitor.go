@@ -298,14 +298,26 @@ func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (st
 	// a P held in a futex call would delay (sleep.Sleep.ReleaseP).
 	r.sleep.ReleaseP(blocked > 0 || active > 0)
 	// How much of the machine the process used since the last round: a
-	// P's worth or more unused means a spare can run now.
-	cpu := processCPU()
+	// P's worth or more unused means a spare can run now. Read only while
+	// a spare may start or retire (a worker blocked or about to be seen
+	// blocked, a spare active): the process's CPU clock is a system call
+	// that sums every thread's time, tens of microseconds on a VM, during
+	// which the monitor's P is held from the program's runnable goroutines
+	// (docs/runs/server-history.md). Otherwise the last reading is
+	// dropped, and the first round that needs one reads the machine as
+	// used, starting no spare until the next round, soon after.
 	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
 	used := 1.0
-	if elapsed := now.Sub(sp.lastRound); !sp.lastRound.IsZero() && elapsed > 0 {
-		used = float64(cpu-sp.lastCPU-sp.spun) / float64(elapsed) / float64(capacity)
+	if blocked > 0 || active > 0 || look.suspect {
+		cpu := readProcessCPU()
+		if elapsed := now.Sub(sp.lastRound); !sp.lastRound.IsZero() && elapsed > 0 {
+			used = float64(cpu-sp.lastCPU-sp.spun) / float64(elapsed) / float64(capacity)
+		}
+		sp.lastRound, sp.lastCPU = now, cpu
+	} else {
+		sp.lastRound = time.Time{}
 	}
-	sp.lastRound, sp.lastCPU, sp.spun = now, cpu, 0
+	sp.spun = 0
 	// In a bubble the process's CPU over the fake clock's elapsed time
 	// says nothing: the bubble's goroutines all wait at a round.
 	saturated := used >= 1-0.5/float64(capacity) && !r.inBubble
@@ -346,6 +358,9 @@ func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (st
 	}
 	return started
 }
+
+// readProcessCPU is processCPU; tests count its calls.
+var readProcessCPU = processCPU
 
 // stallReportAfter is how long every worker and spare of a registry must
 // have been blocked in tasks, with tasks queued, before the monitor says
