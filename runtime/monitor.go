@@ -301,9 +301,9 @@ func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (st
 	// P's worth or more unused means a spare can run now. Read only while
 	// a spare may start or retire (a worker blocked or about to be seen
 	// blocked, a spare active): the process's CPU clock is a system call
-	// that sums every thread's time, tens of microseconds on a VM, during
-	// which the monitor's P is held from the program's runnable goroutines
-	// (docs/runs/server-history.md). Otherwise the last reading is
+	// that sums every thread's time, slow on a VM, during which the
+	// monitor's P is held from the program's runnable goroutines
+	// (docs/runs/server-history.md has the traces). Otherwise the last reading is
 	// dropped, and the first round that needs one reads the machine as
 	// used, starting no spare until the next round, soon after.
 	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
