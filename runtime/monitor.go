@@ -303,9 +303,9 @@ func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (st
 	// blocked, a spare active): the process's CPU clock is a system call
 	// that sums every thread's time, slow on a VM, during which the
 	// monitor's P is held from the program's runnable goroutines
-	// (docs/runs/server-history.md has the traces). Otherwise the last reading is
-	// dropped, and the first round that needs one reads the machine as
-	// used, starting no spare until the next round, soon after.
+	// (docs/runs/server-history.md has the traces). Otherwise the last
+	// reading is dropped, and the first round that needs one reads the
+	// machine as used, starting no spare until the next round, soon after.
 	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
 	used := 1.0
 	if blocked > 0 || active > 0 || look.suspect {

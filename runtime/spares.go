@@ -76,7 +76,8 @@ type spares struct {
 	// P while spares ran, zero while it does not (the monitor's own).
 	crowdedSince time.Time
 	// lastRound and lastCPU are the time and the process's CPU time at
-	// the monitor's last round (the monitor's own).
+	// the monitor's last round that read them, lastRound zero when the
+	// round after it did not (steerSpares; the monitor's own).
 	lastRound time.Time
 	lastCPU   time.Duration
 	spun      time.Duration // the monitor's own spinning since (monitor.go)
