@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	goruntime "runtime"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -333,16 +332,7 @@ func againstErrgroup(b *testing.B, errgroupRun, groupRun func() error) {
 		}
 		errgroupMs, groupMs, ratios = append(errgroupMs, e), append(groupMs, g), append(ratios, g/e)
 	}
-	b.ReportMetric(medianOf(errgroupMs), "errgroup-ms/run")
-	b.ReportMetric(medianOf(groupMs), "group-ms/run")
-	b.ReportMetric(medianOf(ratios), "x-errgroup")
-}
-
-// medianOf returns the median of xs (sorting them), or 0.
-func medianOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	slices.Sort(xs)
-	return xs[len(xs)/2]
+	b.ReportMetric(Median(errgroupMs), "errgroup-ms/run")
+	b.ReportMetric(Median(groupMs), "group-ms/run")
+	b.ReportMetric(Median(ratios), "x-errgroup")
 }
