@@ -302,7 +302,7 @@ func TestMonitorLingersBeforeItParks(t *testing.T) {
 			time.Sleep(3 * monitorTick)
 			r.Run("test", func() {})
 			owed = r.spares.kickOwed.Load()
-			if owed && time.Since(idle) < lingerTicks*monitorTick/2 {
+			if owed && time.Since(idle) < lingerFor/2 {
 				break
 			}
 		}

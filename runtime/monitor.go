@@ -49,19 +49,22 @@ import (
 //
 // When it runs. While no call, detached task or group is in progress in
 // the registry (its active count is 0) and no spare runs, the monitor
-// lingers on its timer for lingerTicks ticks, looking at nothing, then
-// parks on a channel, so an idle pool stays idle. A parked monitor is
-// signalled (kickMonitor) once the call that made the registry busy hands
-// a job to the workers (oweKick, payKick), not when the call starts: a
-// guest's call that keeps its work to itself wakes nothing. Its first look
-// comes a tick after that signal, or after the tick at which a lingering
-// monitor saw the registry busy. Why linger: readying the parked monitor
-// makes the Go scheduler wake a thread for it, which on a machine with
-// few CPUs takes the CPU the woken worker needs, on the critical path of
-// a call that begins its pool's busy period; a pool used again soon
-// after it turned idle (a server between requests, a program's phases)
-// pays that no more, for a few timer wakes of a goroutine that checks two
-// counts (docs/runs/server-history.md has the measurements). Otherwise it looks every monitorTick, or every
+// lingers, one sleep of lingerFor on its timer, then parks on a channel,
+// so an idle pool stays idle. A parked monitor is signalled (kickMonitor)
+// once the call that made the registry busy hands a job to the workers
+// (oweKick, payKick), not when the call starts: a guest's call that keeps
+// its work to itself wakes nothing. Its first look comes a tick after that
+// signal, or a tick after the linger ends when a call began during it.
+// Why linger: readying the parked monitor makes the Go scheduler wake a
+// thread for it, which on a machine with few CPUs takes the CPU the woken
+// worker needs, on the critical path of a call that begins its pool's
+// busy period; a pool used again soon after it turned idle (a server
+// between requests, a program's phases) pays that no more. The price: a
+// task that blocks in such a call waits up to lingerFor longer for its
+// spare. Why one sleep and not a tick at a time: the timer's wake-ups
+// while the pool was idle made the first tasks of the next call start
+// later, and ordinary goroutines of the process wait longer
+// (docs/runs/server-history.md has the measurements). Otherwise it looks every monitorTick, or every
 // monitorFastTick while workers are blocked or spares run, on a Go timer
 // (which wakes an otherwise idle process late, at the netpoller's
 // millisecond granularity). After a round that started spares or
@@ -83,9 +86,9 @@ const (
 	blockedAfter    = 100 * time.Microsecond
 	retireAfter     = time.Millisecond
 	rampTick        = 150 * time.Microsecond
-	// lingerTicks is how many ticks the monitor stays on its timer after
-	// the registry turned idle before it parks (see When it runs).
-	lingerTicks = 40
+	// lingerFor is how long the monitor sleeps on its timer after the
+	// registry turned idle before it parks (see When it runs).
+	lingerFor = 20 * time.Millisecond
 )
 
 // workerWatch is the monitor's record of one worker.
@@ -117,11 +120,11 @@ func (r *Registry) monitor() {
 		}
 	}()
 	m := newMonitorMetrics()
-	quiet := 0    // rounds in a row that found nothing queued, in a bubble
-	lingered := 0 // ticks in a row that found the registry idle
+	quiet := 0        // rounds in a row that found nothing queued, in a bubble
+	lingered := false // the monitor lingered since the registry turned idle
 	for {
 		if r.active.Load() == 0 && sp.active.Load() == 0 {
-			if lingered == 0 {
+			if !lingered {
 				for i := range watches {
 					watches[i].valid, watches[i].blocked = false, false
 				}
@@ -132,9 +135,9 @@ func (r *Registry) monitor() {
 				r.guests.filled.Store(false)
 				sp.crowdedSince = time.Time{}
 			}
-			if lingered < lingerTicks && !r.inBubble {
-				lingered++
-				if !sp.sleepFor(timer, monitorTick) {
+			if !lingered && !r.inBubble {
+				lingered = true
+				if !sp.sleepFor(timer, lingerFor) {
 					return
 				}
 				continue
@@ -142,7 +145,7 @@ func (r *Registry) monitor() {
 			if !sp.park(r) {
 				return
 			}
-			lingered = 0
+			lingered = false
 			// The first look a tick after the pool turned busy, not at
 			// once: the workers are waking up then, and the monitor would
 			// take a P from them (engage).
@@ -151,10 +154,10 @@ func (r *Registry) monitor() {
 			}
 			continue
 		}
-		if lingered > 0 {
-			// Busy again while lingering: the call began within the last
-			// tick. Its first look a tick later, as after a kick.
-			lingered = 0
+		if lingered {
+			// Busy again while it lingered: the first look a tick later,
+			// as after a kick (the call may have just begun).
+			lingered = false
 			if !sp.sleepFor(timer, monitorTick) {
 				return
 			}
