@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -242,7 +241,6 @@ func TestGuestCallLeavesTheMonitorParked(t *testing.T) {
 	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 1})
 	watchdog(t, func() {
 		waitAsleep(t, r, 2)
-		waitMonitorParked(t, r)
 		r.Run("test", func() { require.True(t, CurrentWorker().guest, "the call did not run as a guest") })
 		assert.True(t, r.spares.kickOwed.Load(), "the guest's call kicked the monitor")
 		ran := make(chan struct{})
@@ -259,66 +257,22 @@ func TestGuestCallLeavesTheMonitorParked(t *testing.T) {
 // thread, which only the monitor provides. The worker kicks it as it takes the
 // stolen task; without that the monitor would stay parked and the call
 // hang.
-// Both with the monitor parked and while it lingers (monitor.go).
 func TestFirstGuestCallAfterIdleGetsASpare(t *testing.T) {
 	const tasks = 3
-	for _, parked := range []bool{true, false} {
-		t.Run(fmt.Sprintf("monitor parked=%v", parked), func(t *testing.T) {
-			r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 2})
-			watchdog(t, func() {
-				waitAsleep(t, r, 2)
-				if parked {
-					waitMonitorParked(t, r)
+	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 2})
+	watchdog(t, func() {
+		waitAsleep(t, r, 2)
+		var arrived sync.WaitGroup
+		arrived.Add(tasks)
+		r.Run("test", func() {
+			require.True(t, CurrentWorker().guest, "the call did not run as a guest")
+			r.Scope("test", func(s *Scope) {
+				for range tasks {
+					s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
 				}
-				var arrived sync.WaitGroup
-				arrived.Add(tasks)
-				r.Run("test", func() {
-					require.True(t, CurrentWorker().guest, "the call did not run as a guest")
-					r.Scope("test", func(s *Scope) {
-						for range tasks {
-							s.Spawn(func(*Scope) { arrived.Done(); arrived.Wait() })
-						}
-					})
-				})
 			})
 		})
-	}
-}
-
-// A call soon after the registry turned idle finds the monitor lingering
-// on its timer and owes it no kick (readying it would make the scheduler
-// wake a thread, on the caller's time); once it has lingered, it parks.
-func TestMonitorLingersBeforeItParks(t *testing.T) {
-	r := startSized(t, 2, Config{Workers: 2, Guests: 1, Spares: 1})
-	watchdog(t, func() {
-		owed := true
-		// A few ticks idle: the monitor has seen the registry idle, and
-		// would have parked had it not lingered. Tried again if the
-		// sleep overran the linger (a loaded machine).
-		for try := 0; try < 20 && owed; try++ {
-			r.Run("test", func() { r.Spawn("test spawn", func() {}) })
-			waitAsleep(t, r, 2)
-			idle := time.Now()
-			time.Sleep(3 * monitorTick)
-			r.Run("test", func() {})
-			owed = r.spares.kickOwed.Load()
-			if owed && time.Since(idle) < lingerFor/2 {
-				break
-			}
-		}
-		assert.False(t, owed, "a call a few ticks after the registry turned idle owed the monitor a kick")
-		waitMonitorParked(t, r)
 	})
-}
-
-// waitMonitorParked waits until r's monitor is in its idle park.
-func waitMonitorParked(t *testing.T, r *Registry) {
-	t.Helper()
-	deadline := time.Now().Add(testutil.Limit / 2)
-	for !r.spares.parked.Load() || r.active.Load() != 0 {
-		require.False(t, time.Now().After(deadline), "the monitor never parked")
-		time.Sleep(monitorTick)
-	}
 }
 
 // Guest slots go back to their cells and are taken again: callers one at

@@ -49,22 +49,11 @@ import (
 //
 // When it runs. While no call, detached task or group is in progress in
 // the registry (its active count is 0) and no spare runs, the monitor
-// lingers, one sleep of lingerFor on its timer, then parks on a channel,
-// so an idle pool stays idle. A parked monitor is signalled (kickMonitor)
-// once the call that made the registry busy hands a job to the workers
-// (oweKick, payKick), not when the call starts: a guest's call that keeps
-// its work to itself wakes nothing. Its first look comes a tick after that
-// signal, or a tick after the linger ends when a call began during it.
-// Why linger: readying the parked monitor makes the Go scheduler wake a
-// thread for it, which on a machine with few CPUs takes the CPU the woken
-// worker needs, on the critical path of a call that begins its pool's
-// busy period; a pool used again soon after it turned idle (a server
-// between requests, a program's phases) pays that no more. The price: a
-// task that blocks in such a call waits up to lingerFor longer for its
-// spare. Why one sleep and not a tick at a time: the timer's wake-ups
-// while the pool was idle made the first tasks of the next call start
-// later, and ordinary goroutines of the process wait longer
-// (docs/runs/server-history.md has the measurements). Otherwise it looks every monitorTick, or every
+// parks on a channel, so an idle pool stays idle. It is signalled
+// (kickMonitor) once the call that made the registry busy hands a job to
+// the workers (oweKick, payKick), not when the call starts: a guest's call
+// that keeps its work to itself wakes nothing. Its first look comes a tick
+// after that signal. Otherwise it looks every monitorTick, or every
 // monitorFastTick while workers are blocked or spares run, on a Go timer
 // (which wakes an otherwise idle process late, at the netpoller's
 // millisecond granularity). After a round that started spares or
@@ -86,9 +75,6 @@ const (
 	blockedAfter    = 100 * time.Microsecond
 	retireAfter     = time.Millisecond
 	rampTick        = 150 * time.Microsecond
-	// lingerFor is how long the monitor sleeps on its timer after the
-	// registry turned idle before it parks (see When it runs).
-	lingerFor = 20 * time.Millisecond
 )
 
 // workerWatch is the monitor's record of one worker.
@@ -120,44 +106,26 @@ func (r *Registry) monitor() {
 		}
 	}()
 	m := newMonitorMetrics()
-	quiet := 0        // rounds in a row that found nothing queued, in a bubble
-	lingered := false // the monitor lingered since the registry turned idle
+	quiet := 0 // rounds in a row that found nothing queued, in a bubble
 	for {
 		if r.active.Load() == 0 && sp.active.Load() == 0 {
-			if !lingered {
-				for i := range watches {
-					watches[i].valid, watches[i].blocked = false, false
-				}
-				sp.blocked.Store(0)
-				sp.surplus.Store(0)
-				r.sleep.ReleaseP(false)
-				r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
-				r.guests.filled.Store(false)
-				sp.crowdedSince = time.Time{}
+			for i := range watches {
+				watches[i].valid, watches[i].blocked = false, false
 			}
-			if !lingered && !r.inBubble {
-				lingered = true
-				if !sp.sleepFor(timer, lingerFor) {
-					return
-				}
-				continue
-			}
-			if !sp.park(r) {
+			sp.blocked.Store(0)
+			sp.surplus.Store(0)
+			r.sleep.ReleaseP(false)
+			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
+			r.guests.filled.Store(false)
+			sp.crowdedSince = time.Time{}
+			select {
+			case <-sp.wake:
+			case <-sp.stop:
 				return
 			}
-			lingered = false
 			// The first look a tick after the pool turned busy, not at
 			// once: the workers are waking up then, and the monitor would
 			// take a P from them (engage).
-			if !sp.sleepFor(timer, monitorTick) {
-				return
-			}
-			continue
-		}
-		if lingered {
-			// Busy again while it lingered: the first look a tick later,
-			// as after a kick (the call may have just begun).
-			lingered = false
 			if !sp.sleepFor(timer, monitorTick) {
 				return
 			}
@@ -194,33 +162,6 @@ func (r *Registry) monitor() {
 		if !sp.sleepFor(timer, tick) {
 			return
 		}
-	}
-}
-
-// park is the monitor's idle park: it waits for a kick (kickMonitor)
-// and reports true, or reports false once Close stops the monitor. It
-// returns at once, reporting true, if the registry turned busy while it
-// announced itself parked: a call that turns the registry busy owes a
-// kick only if it sees the monitor parked (oweKick), and the monitor
-// parks only if it sees the registry idle after saying so; as both are
-// sequentially consistent atomics, one of the two sees the other.
-func (sp *spares) park(r *Registry) bool {
-	// A kick left from before this park is stale: whoever sent it will
-	// be seen by the check below if it is still in progress.
-	select {
-	case <-sp.wake:
-	default:
-	}
-	sp.parked.Store(true)
-	defer sp.parked.Store(false)
-	if r.active.Load() != 0 || sp.active.Load() != 0 {
-		return true
-	}
-	select {
-	case <-sp.wake:
-		return true
-	case <-sp.stop:
-		return false
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 // (NoWorkFound, ParkOnLatch): a worker that blocks unmarked looks blocked
 // in a task, and the monitor starts a spare for it (monitor.go).
 var waitsOutsideWorkers = map[string]string{
-	"spares.park":           "the monitor goroutine's idle park",
+	"Registry.monitor":      "the monitor goroutine",
 	"spares.sleepFor":       "the monitor goroutine's timer",
 	"Registry.Close":        "the closing goroutine waits for the pool to drain",
 	"Registry.stopSpares":   "the closing goroutine waits for the monitor to end",

@@ -68,10 +68,6 @@ type spares struct {
 	// kickOwed is set when a call from outside turns the registry busy,
 	// and cleared by the first kick after that (oweKick, payKick).
 	kickOwed atomic.Bool
-	// parked is set while the monitor is in its idle park (spares.park),
-	// or about to be: only then does a call that turns the registry busy
-	// owe a kick.
-	parked atomic.Bool
 	// idle counts the active spares waiting between tasks, posted the
 	// signals of jobs queued on the injector while they do (runAsSpare).
 	idle   atomic.Int32
@@ -336,10 +332,9 @@ func (r *Registry) postToSpares() {
 // it (wakep), a futex wake-up on the caller's time, though a guest's call
 // that hands nothing over needs no monitor (docs/runs/server-history.md). A worker
 // that blocks in a job of the call is seen as before: the kick comes
-// before any worker can run the job. Owed only while the monitor is
-// parked (spares.park): a lingering one looks at its next tick.
+// before any worker can run the job.
 func (r *Registry) oweKick() {
-	if r.spares.wake != nil && r.spares.parked.Load() {
+	if r.spares.wake != nil {
 		r.spares.kickOwed.Store(true)
 	}
 }
