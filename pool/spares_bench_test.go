@@ -15,8 +15,9 @@ import (
 // 50 in flight, started from outside the pool on 2 workers. The rows:
 // a goroutine per task under a semaphore (errgroup's SetLimit), the
 // baseline; pool.Group with the task blocking directly (spares make up
-// for the blocked workers); the same inside pool.Block; and with spares
-// off (each blocked task holds a worker: about 2 in flight).
+// for the blocked workers); the same with each fan-out begun shortly
+// after the last; the same inside pool.Block; and with spares off (each
+// blocked task holds a worker: about 2 in flight).
 func BenchmarkBlockingFanOut(b *testing.B) {
 	const tasks, limit, wait = 500, 50, 2 * time.Millisecond
 	b.Run("goroutines", func(b *testing.B) {
@@ -53,6 +54,25 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 	})
 	b.Run("group-block", func(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2)), func() { pool.Block(func() { time.Sleep(wait) }) })
+	})
+	b.Run("group-after-idle", func(b *testing.B) {
+		// Each fan-out begins 5 ms after the last ended, while the
+		// blocked-task monitor lingers (runtime/monitor.go): its first look
+		// comes only when the linger ends. ms/fanout is the fan-out alone.
+		p := newPool(b, pool.WithWorkers(2))
+		var fanning time.Duration
+		for range b.N {
+			time.Sleep(5 * time.Millisecond)
+			start := time.Now()
+			g, _ := p.NewGroup(context.Background())
+			g.SetLimit(limit)
+			for range tasks {
+				g.Go(func() error { time.Sleep(wait); return nil })
+			}
+			_ = g.Wait()
+			fanning += time.Since(start)
+		}
+		b.ReportMetric(float64(fanning.Milliseconds())/float64(b.N), "ms/fanout")
 	})
 	b.Run("group-nospares", func(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
