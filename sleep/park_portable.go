@@ -25,9 +25,6 @@ func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
 // (Sleep.ReleaseP).
 func (p *parker) follow(*atomic.Bool) {}
 
-// givesP reports true: a channel park always gives the P back.
-func (p *parker) givesP() bool { return true }
-
 func (p *parker) park() { <-p.tokens }
 
 func (p *parker) unpark() { p.tokens <- struct{}{} }

@@ -270,14 +270,8 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, stayAwake func() bool) {
 		// would wait that long. Gosched hands the P and its run queue to
 		// another thread now; on a locked thread it costs this worker a
 		// thread hand-off, paid once per trip to sleep, when it has been
-		// idle for the whole spin and yield phase anyway. Not when the
-		// park will give the P back at once (parker.givesP): the P then
-		// goes to the queue's goroutines at the park, and a Gosched would
-		// only add a hand-off, the worker's way back to its thread, during
-		// which the P runs nothing.
-		if !s.workers[st.worker].parker.givesP() {
-			goruntime.Gosched()
-		}
+		// idle for the whole spin and yield phase anyway.
+		goruntime.Gosched()
 		st.jec = s.counters.markSleepy()
 		if f := s.sleepyFence; f != nil {
 			f()
