@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/runtime"
@@ -55,7 +56,15 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 	if pieces <= 1 {
 		return topCall(foldWhole[S], foldTask[S]{lo, hi, init, body}, false)
 	}
-	f := &folder[S]{lo: lo, n: n, pieces: int(pieces), init: init, body: body, merge: merge}
+	var f *folder[S]
+	if pieces <= foldInline {
+		small := &smallFolder[S]{}
+		f = &small.folder
+		f.runs, f.open = small.runs[:pieces], small.open[:pieces]
+	} else {
+		f = &folder[S]{runs: make([]foldRun[S], pieces), open: takeOpen(int(pieces))}
+	}
+	f.lo, f.n, f.pieces, f.init, f.body, f.merge = lo, n, int(pieces), init, body, merge
 	return topCall((*folder[S]).run, f, true)
 }
 
@@ -90,17 +99,50 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
-	// A Fold of up to foldInline pieces (a request's worth on a small
-	// machine) keeps runs and open here, in the folder's own allocation.
-	runsInline [foldInline]foldRun[S]
-	openInline [foldInline]openEntry
+}
+
+// smallFolder is a Fold of up to foldInline pieces (a request's worth on a
+// small machine), whose runs and open entries live in the folder's own
+// allocation. A larger Fold allocates its runs and takes its entries from
+// openEntries: a folder of either kind would carry the other's unused
+// bookkeeping, and a Fold's bytes are what the garbage collector is paced
+// by in a server that calls it per request
+// (docs/performance/server.md).
+type smallFolder[S any] struct {
+	folder[S]
+	runs [foldInline]foldRun[S]
+	open [foldInline]openEntry
 }
 
 // foldInline is the most pieces whose bookkeeping a folder holds inline,
-// and whose runs' accumulators run merges in order, without a Reduce:
+// and the most runs whose accumulators merge in order, without a Reduce:
 // for so few, a fork's cost and a Reduce's allocations outweigh what
 // merging in parallel saves.
 const foldInline = 8
+
+// openEntries keeps the entry arrays of Folds of more than foldInline
+// pieces between Folds (*[]openEntry, every entry free). The entries hold
+// no accumulator, so they need not be of the Fold's type.
+var openEntries sync.Pool
+
+// takeOpen returns n free entries.
+func takeOpen(n int) []openEntry {
+	if p, _ := openEntries.Get().(*[]openEntry); p != nil && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]openEntry, n)
+}
+
+// putOpen frees the entries claimed of open and keeps the array for a
+// later Fold. Called once every piece has finished: nobody reads them.
+func putOpen(open []openEntry, claimed int) {
+	for i := range claimed {
+		open[i].owner.Store(0)
+		open[i].run = openRun{}
+	}
+	open = open[:cap(open)]
+	openEntries.Put(&open)
+}
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
 // plus one once claimed (0: free), written once, by the claimer, and read
@@ -127,15 +169,13 @@ type openRun struct {
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {
-	if f.pieces <= foldInline {
-		f.runs, f.open = f.runsInline[:f.pieces], f.openInline[:f.pieces]
-	} else {
-		f.runs = make([]foldRun[S], f.pieces)
-		f.open = make([]openEntry, f.pieces)
-	}
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
 	For(0, f.pieces, 1, f.fold)
+	if f.pieces > foldInline {
+		putOpen(f.open, int(f.claimed.Load())) // every piece has finished
+		f.open = nil
+	}
 	began := 0
 	for k := range f.runs {
 		if f.runs[k].began {
@@ -145,7 +185,7 @@ func (f *folder[S]) run() S {
 	if began == 1 { // nobody stole: piece 0's run folded everything
 		return f.runs[0].acc
 	}
-	if f.pieces <= foldInline {
+	if began <= foldInline {
 		acc := f.runs[0].acc // piece 0 always begins a run
 		for k := 1; k < f.pieces; k++ {
 			if f.runs[k].began {

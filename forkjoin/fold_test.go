@@ -310,3 +310,45 @@ func TestFoldOfFewPiecesAllocatesLittle(t *testing.T) {
 	})
 	assert.LessOrEqual(t, allocs, 3.0, "allocations per Fold of 4 pieces")
 }
+
+// A Fold of more pieces than a folder holds inline (16 on 2 workers)
+// allocates its runs and little else: no unused inline bookkeeping, entry
+// arrays kept between Folds, a few runs merged in order rather than by a
+// Reduce. Its bytes pace the collector in a server that folds per request
+// (docs/performance/server.md). The least of several measurements, as in
+// TestAllocationsDoNotGrowWithForks: a worker's records made at its first
+// steals are not the Fold's. (The bound sits between what this Fold makes
+// with the race detector on and what it made with the inline bookkeeping
+// unused and a Reduce.)
+func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
+	const n, pieces = 1 << 14, 16
+	p := newPool(t, 2)
+	fold := func() {
+		got := forkjoin.Fold(0, n, n/pieces,
+			func() int { return 0 },
+			func(acc, lo, hi int) int { return acc + hi - lo },
+			func(a, b int) int { return a + b })
+		if got != n {
+			panic(fmt.Sprintf("Fold counted %d indexes, want %d", got, n))
+		}
+	}
+	watchdog(t, func() {
+		least := uint64(math.MaxUint64)
+		p.Run(func() {
+			for range 20 {
+				fold()
+			}
+			const runs = 50
+			var before, after goruntime.MemStats
+			for range 5 {
+				goruntime.ReadMemStats(&before)
+				for range runs {
+					fold()
+				}
+				goruntime.ReadMemStats(&after)
+				least = min(least, (after.TotalAlloc-before.TotalAlloc)/runs)
+			}
+		})
+		assert.LessOrEqual(t, least, uint64(800), "bytes a Fold of %d pieces allocates", pieces)
+	})
+}
