@@ -62,7 +62,8 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 		f = &small.folder
 		f.runs, f.open = small.runs[:pieces], small.open[:pieces]
 	} else {
-		f = &folder[S]{runs: make([]foldRun[S], pieces), open: takeOpen(int(pieces))}
+		f = &folder[S]{runs: make([]foldRun[S], pieces), openBox: takeOpen(int(pieces))}
+		f.open = (*f.openBox)[:pieces]
 	}
 	f.lo, f.n, f.pieces, f.init, f.body, f.merge = lo, n, int(pieces), init, body, merge
 	return topCall((*folder[S]).run, f, true)
@@ -99,6 +100,9 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
+	// openBox holds open's array between Folds (openEntries), for a Fold
+	// of more than foldInline pieces.
+	openBox *[]openEntry
 }
 
 // smallFolder is a Fold of up to foldInline pieces (a request's worth on a
@@ -125,23 +129,24 @@ const foldInline = 8
 // no accumulator, so they need not be of the Fold's type.
 var openEntries sync.Pool
 
-// takeOpen returns n free entries.
-func takeOpen(n int) []openEntry {
-	if p, _ := openEntries.Get().(*[]openEntry); p != nil && cap(*p) >= n {
-		return (*p)[:n]
+// takeOpen returns an array of at least n free entries.
+func takeOpen(n int) *[]openEntry {
+	if box, _ := openEntries.Get().(*[]openEntry); box != nil && len(*box) >= n {
+		return box
 	}
-	return make([]openEntry, n)
+	box := make([]openEntry, n)
+	return &box
 }
 
-// putOpen frees the entries claimed of open and keeps the array for a
-// later Fold. Called once every piece has finished: nobody reads them.
-func putOpen(open []openEntry, claimed int) {
+// putOpen frees the first claimed entries of box's array and keeps it for
+// a later Fold. Called once every piece has finished: nobody reads them.
+func putOpen(box *[]openEntry, claimed int) {
+	open := *box
 	for i := range claimed {
 		open[i].owner.Store(0)
 		open[i].run = openRun{}
 	}
-	open = open[:cap(open)]
-	openEntries.Put(&open)
+	openEntries.Put(box)
 }
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
@@ -172,9 +177,9 @@ func (f *folder[S]) run() S {
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
 	For(0, f.pieces, 1, f.fold)
-	if f.pieces > foldInline {
-		putOpen(f.open, int(f.claimed.Load())) // every piece has finished
-		f.open = nil
+	if f.openBox != nil {
+		putOpen(f.openBox, int(f.claimed.Load())) // every piece has finished
+		f.open, f.openBox = nil, nil
 	}
 	began := 0
 	for k := range f.runs {
