@@ -273,23 +273,33 @@ func TestFoldMemoryFollowsPieces(t *testing.T) {
 			func(acc, lo, hi int) int { return acc + hi - lo },
 			func(a, b int) int { return a + b })
 	}
-	const runs = 100
-	least := uint64(math.MaxUint64)
-	watchdog(t, func() {
-		p.Run(func() {
-			fold()
-			var before, after goruntime.MemStats
-			for range 5 {
-				goruntime.ReadMemStats(&before)
-				for range runs {
-					fold()
-				}
-				goruntime.ReadMemStats(&after)
-				least = min(least, (after.TotalAlloc-before.TotalAlloc)/runs)
-			}
-		})
-	})
+	var least uint64
+	watchdog(t, func() { least = leastBytesPerCall(p, 1, 100, fold) })
 	assert.LessOrEqual(t, least, uint64(1024), "bytes per Fold of 4 pieces on a pool of %d slots", p.MaxWorkers())
+}
+
+// leastBytesPerCall returns the least, over 5 measurements of runs calls
+// each on a worker of p after warm calls, of the bytes f allocates a call:
+// the least, because the process's other allocations (a worker's records
+// made at its first steals) fall in some measurements
+// (TestAllocationsDoNotGrowWithForks).
+func leastBytesPerCall(p *pool.Pool, warm, runs int, f func()) uint64 {
+	least := uint64(math.MaxUint64)
+	p.Run(func() {
+		for range warm {
+			f()
+		}
+		var before, after goruntime.MemStats
+		for range 5 {
+			goruntime.ReadMemStats(&before)
+			for range runs {
+				f()
+			}
+			goruntime.ReadMemStats(&after)
+			least = min(least, (after.TotalAlloc-before.TotalAlloc)/uint64(runs))
+		}
+	})
+	return least
 }
 
 // A Fold of a few pieces keeps its runs' bookkeeping in the folder's own
@@ -315,11 +325,9 @@ func TestFoldOfFewPiecesAllocatesLittle(t *testing.T) {
 // allocates its runs and little else: no unused inline bookkeeping, entry
 // arrays kept between Folds, a few runs merged in order rather than by a
 // Reduce. Its bytes pace the collector in a server that folds per request
-// (docs/performance/server.md). The least of several measurements, as in
-// TestAllocationsDoNotGrowWithForks: a worker's records made at its first
-// steals are not the Fold's. (The bound sits between what this Fold makes
-// with the race detector on and what it made with the inline bookkeeping
-// unused and a Reduce.)
+// (docs/performance/server.md). The bound sits between what this Fold
+// makes with the race detector on and what it made with the inline
+// bookkeeping unused and a Reduce.
 func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
 	const n, pieces = 1 << 14, 16
 	p := newPool(t, 2)
@@ -333,22 +341,7 @@ func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
 		}
 	}
 	watchdog(t, func() {
-		least := uint64(math.MaxUint64)
-		p.Run(func() {
-			for range 20 {
-				fold()
-			}
-			const runs = 50
-			var before, after goruntime.MemStats
-			for range 5 {
-				goruntime.ReadMemStats(&before)
-				for range runs {
-					fold()
-				}
-				goruntime.ReadMemStats(&after)
-				least = min(least, (after.TotalAlloc-before.TotalAlloc)/runs)
-			}
-		})
+		least := leastBytesPerCall(p, 20, 50, fold)
 		assert.LessOrEqual(t, least, uint64(800), "bytes a Fold of %d pieces allocates", pieces)
 	})
 }
