@@ -2,6 +2,7 @@ package bench
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -92,11 +93,14 @@ type paddedSum struct {
 }
 
 // ServerRun is the outcome of RunServer: requests answered, the wall time
-// they took, and each request's latency, sorted.
+// they took, each request's latency, sorted, and the garbage collections
+// that ended meanwhile (the collector's cycles hold requests: a handler's
+// allocations pace them).
 type ServerRun struct {
 	Requests  int
 	Elapsed   time.Duration
 	Latencies []time.Duration
+	GCCycles  uint64
 }
 
 // PerSecond is the throughput in requests per second.
@@ -125,6 +129,7 @@ func RunServer(clients, requests, n int, serve func(n int) uint64, want uint64) 
 	var wrong atomic.Bool
 	lat := make([][]time.Duration, clients)
 	var wg sync.WaitGroup
+	cycles0 := gcCycles()
 	start := time.Now()
 	for c := range clients {
 		wg.Add(1)
@@ -142,10 +147,17 @@ func RunServer(clients, requests, n int, serve func(n int) uint64, want uint64) 
 		}()
 	}
 	wg.Wait()
-	run = ServerRun{Requests: requests, Elapsed: time.Since(start)}
+	run = ServerRun{Requests: requests, Elapsed: time.Since(start), GCCycles: gcCycles() - cycles0}
 	for _, l := range lat {
 		run.Latencies = append(run.Latencies, l...)
 	}
 	slices.Sort(run.Latencies)
 	return run, !wrong.Load()
+}
+
+// gcCycles returns how many garbage collections have ended so far.
+func gcCycles() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }

@@ -24,7 +24,9 @@ var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated roun
 // request in flight then waits behind the other clients' goroutines,
 // often for the rest of the round, whatever the handler; when those are
 // about 1% of the requests, p99 falls among them or not from one round
-// to the next.
+// to the next. Beside it, the garbage collections that ended during the
+// rounds, per thousand requests (median): a collection holds requests
+// too, and a handler's allocations set how often one comes.
 // docs/performance/server.md has its figures and what a request costs.
 func BenchmarkServer(b *testing.B) {
 	for _, n := range []int{20_000, 200_000} {
@@ -51,17 +53,19 @@ func BenchmarkServer(b *testing.B) {
 				}
 				other := max(best("serial"), best("goroutines"))
 				for _, st := range ServerStyles {
-					var p50, p99, held []float64
+					var p50, p99, held, gcs []float64
 					for _, r := range runs[st.Name] {
 						p50 = append(p50, float64(r.Quantile(0.5).Nanoseconds())/1e3)
 						p99 = append(p99, float64(r.Quantile(0.99).Nanoseconds())/1e3)
 						held = append(held, 1000*float64(r.Over(time.Millisecond))/float64(r.Requests))
+						gcs = append(gcs, 1000*float64(r.GCCycles)/float64(r.Requests))
 					}
 					b.ReportMetric(best(st.Name), st.Name+"-req/s")
 					b.ReportMetric(Median(p50), st.Name+"-p50-us")
 					b.ReportMetric(Median(p99), st.Name+"-p99-us")
 					if clients > runtime.GOMAXPROCS(0) {
 						b.ReportMetric(Median(held), st.Name+"-over-1ms-permille")
+						b.ReportMetric(Median(gcs), st.Name+"-gc-per-1000req")
 					}
 				}
 				b.ReportMetric(best("spindle")/other, "spindle-x-best-other")

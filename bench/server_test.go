@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"runtime"
 	"testing"
 	"time"
 
@@ -20,6 +21,16 @@ func TestServerStylesAgree(t *testing.T) {
 	}
 	_, ok := RunServer(2, 4, 100, func(n int) uint64 { return ServerRequest(0, n) + 1 }, ServerRequest(0, 100))
 	require.False(t, ok)
+}
+
+// RunServer counts the garbage collections that ended during the run: a
+// handler that collects once a request (one client: calls at once may
+// share a collection) shows at least one per request.
+func TestRunServerCountsCollections(t *testing.T) {
+	collecting := func(n int) uint64 { runtime.GC(); return ServerRequest(0, n) }
+	run, ok := RunServer(1, 6, 100, collecting, ServerRequest(0, 100))
+	require.True(t, ok)
+	require.GreaterOrEqual(t, run.GCCycles, uint64(6))
 }
 
 // RunBeside counts the answers of both endpoints, checks them, and
