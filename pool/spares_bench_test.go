@@ -56,9 +56,11 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2)), func() { pool.Block(func() { time.Sleep(wait) }) })
 	})
 	b.Run("group-after-idle", func(b *testing.B) {
-		// Each fan-out begins 5 ms after the last ended, while the
-		// blocked-task monitor lingers (runtime/monitor.go): its first look
-		// comes only when the linger ends. ms/fanout is the fan-out alone.
+		// Each fan-out begins 5 ms after the last ended, once the
+		// blocked-task monitor has parked: its spares come as soon as the
+		// monitor is told of the call (runtime/monitor.go), which a monitor
+		// that slept through the call's start would delay
+		// (docs/runs/server-history.md). ms/fanout is the fan-out alone.
 		p := newPool(b, pool.WithWorkers(2))
 		var fanning time.Duration
 		for range b.N {
