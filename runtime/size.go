@@ -76,9 +76,14 @@ type sizing struct {
 
 // checkProcs reads GOMAXPROCS and, if it moved, resizes the registry: one
 // lock-protected read of the Go scheduler's setting otherwise.
-func (r *Registry) checkProcs() {
-	if procs := int32(goruntime.GOMAXPROCS(0)); procs != r.sizing.procs.Load() {
-		r.resize(procs)
+func (r *Registry) checkProcs() { r.sawProcs(int32(goruntime.GOMAXPROCS(0))) }
+
+// sawProcs resizes the registry if procs, a reading of GOMAXPROCS, is not
+// the setting it has (resize reads GOMAXPROCS again: the reading may be
+// stale by then).
+func (r *Registry) sawProcs(procs int32) {
+	if procs != r.sizing.procs.Load() {
+		r.resize()
 	}
 }
 
@@ -87,13 +92,18 @@ func (r *Registry) checkProcs() {
 // and must not make a call to have the registry see it.
 func (r *Registry) CheckProcs() { r.checkProcs() }
 
-// resize sets the counts for procs Ps: it makes the workers a following
-// registry lacks and wakes the parked workers now within running.
-func (r *Registry) resize(procs int32) {
+// resize sets the counts for the Ps GOMAXPROCS gives now: it makes the
+// workers a following registry lacks and wakes the parked workers now
+// within running. It reads GOMAXPROCS itself, under mu: a reading its
+// caller made may be stale by the time it holds mu (GOMAXPROCS moved
+// again and a resize for the newer setting ran meanwhile), and the last
+// resize must leave the newest setting, not the one its caller saw.
+func (r *Registry) resize() {
 	z := &r.sizing
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	if z.stopped {
+	procs := int32(goruntime.GOMAXPROCS(0))
+	if z.stopped || procs == z.procs.Load() {
 		return
 	}
 	z.procs.Store(procs)

@@ -206,3 +206,22 @@ func TestCloseWakesSurplusWorkers(t *testing.T) {
 	})
 	goleak.VerifyNone(t, before)
 }
+
+// A reading of GOMAXPROCS that is stale by the time its resize runs (a
+// worker read the old setting just before GOMAXPROCS moved, and a call
+// resized for the new one meanwhile) must not undo the newer resize:
+// resize reads GOMAXPROCS itself, under its lock.
+func TestStaleProcsReadingKeepsTheNewestSetting(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 2, FollowProcs: true, MaxFollowed: 8})
+	watchdog(t, func() {
+		goruntime.GOMAXPROCS(3)
+		r.CheckProcs()
+		require.Equal(t, 3, r.Workers())
+		goruntime.GOMAXPROCS(4)
+		r.CheckProcs()
+		require.Equal(t, 4, r.Workers())
+		r.sawProcs(3) // the stale reading
+		assert.Equal(t, 4, r.Workers(), "a stale reading of GOMAXPROCS undid a newer resize")
+		assert.Equal(t, int32(4), r.sizing.procs.Load())
+	})
+}
