@@ -217,7 +217,9 @@
 //
 // Size. How many workers there are and may look for work (size.go):
 // checkProcs at every call from outside (admit, registry.go), in look
-// before a main-loop worker sleeps, and in every monitor round.
+// before a main-loop worker sleeps, and in every monitor round; a reading
+// that differs sends it to resize, which reads GOMAXPROCS again under its
+// lock, so that a reading gone stale never sets an older size back.
 //
 // # Lifecycle
 //
