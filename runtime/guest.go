@@ -218,25 +218,46 @@ func (r *Registry) acquireGuest() *Worker {
 		return nil
 	}
 	me := currentG() // the slot's goroutine for the call (runAsGuest)
-	if n := uint32(gs.published.Load()); n > 0 {
-		// From a cell that depends on the calling goroutine: a caller
-		// that calls again finds the slot it returned, still warm, and
-		// callers at once start apart (a random start would collide half
-		// the time with two).
-		start := uint32(uint64(me)*0x9E3779B97F4A7C15>>32) % n
-		for i := range n {
-			c := &gs.idle[(start+i)%n]
-			if w := c.w.Load(); w != nil && c.w.CompareAndSwap(w, nil) {
-				w.g.Store(me)
-				return w
-			}
-		}
+	if w := r.takeIdleGuest(me); w != nil {
+		return w
+	}
+	// Every slot made and in use, or so it seemed: look once more rather
+	// than fall back to a call without a slot, which costs a sleeping
+	// worker's wake-up. With as many callers as slots, one is free
+	// whenever a caller looks, but the pass above reads one cell at a
+	// time and may miss it. Without newSlot's lock, which every caller
+	// past the slots would otherwise take (see lockForGuest).
+	if int(gs.published.Load()) >= gs.max {
+		return r.takeIdleGuest(me)
 	}
 	w := r.newSlot(slotGuest)
 	if w != nil {
 		w.g.Store(me)
 	}
 	return w
+}
+
+// takeIdleGuest takes a guest slot made and not in use for goroutine me,
+// or returns nil if it finds none.
+func (r *Registry) takeIdleGuest(me uintptr) *Worker {
+	gs := &r.guests
+	n := uint32(gs.published.Load())
+	if n == 0 {
+		return nil
+	}
+	// From a cell that depends on the calling goroutine: a caller that
+	// calls again finds the slot it returned, still warm, and callers at
+	// once start apart (a random start would collide half the time with
+	// two).
+	start := uint32(uint64(me)*0x9E3779B97F4A7C15>>32) % n
+	for i := range n {
+		c := &gs.idle[(start+i)%n]
+		if w := c.w.Load(); w != nil && c.w.CompareAndSwap(w, nil) {
+			w.g.Store(me)
+			return w
+		}
+	}
+	return nil
 }
 
 // idleCell is a cell of guests.idle, apart from its neighbours' lines:

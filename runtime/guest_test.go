@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -307,4 +308,39 @@ func TestGuestSlotsAreReused(t *testing.T) {
 		}
 		assert.Zero(t, taken, "slots not back in their cells after the calls")
 	})
+}
+
+// A caller that finds no free guest slot falls back to an injected call
+// without waiting for the slot lock: callers that compute side by side
+// queue on a lock (the waiter its holder wakes waits for the holder's
+// time slice). The test holds the lock while a caller arrives, with every
+// slot made and in use, and with none made: were the lock taken on that
+// path, the call would never start and the watchdog would fail.
+func TestCallerWithoutFreeSlotWaitsForNoLock(t *testing.T) {
+	for _, inUse := range []int{2, 0} {
+		t.Run(fmt.Sprintf("%d of 2 slots in use", inUse), func(t *testing.T) {
+			r := newRegistry(t, Config{Workers: 1, Guests: 2})
+			watchdog(t, func() {
+				release := make(chan struct{})
+				var inside, callers sync.WaitGroup
+				for range inUse {
+					inside.Add(1)
+					callers.Go(func() {
+						r.Run("test", func() {
+							inside.Done()
+							<-release
+						})
+					})
+				}
+				inside.Wait()
+				r.slotMu.Lock()
+				ranAsGuest := make(chan bool)
+				go r.Run("test", func() { ranAsGuest <- CurrentWorker().guest })
+				assert.False(t, <-ranAsGuest, "the caller ran as a guest")
+				r.slotMu.Unlock()
+				close(release)
+				callers.Wait()
+			})
+		})
+	}
 }

@@ -270,13 +270,12 @@ func (r *Registry) traceSleeps() {
 func (r *Registry) makeWorker(i int, spare bool) *Worker {
 	w := &Worker{
 		reg:   r,
-		index: i,
 		deque: newWorkerDeque(256),
-		rng:   uint64(i+1) * 0x9E3779B97F4A7C15,
 		// Room for 64 nested joins before the first growth.
 		slots: make([]FrameSlot, 64),
 		sleep: r.sleep,
 	}
+	w.setIndex(i)
 	w.offer.Store(1) // see Offer
 	r.research.apply(w, r.analysis)
 	for l := range w.levels {
@@ -289,6 +288,13 @@ func (r *Registry) makeWorker(i int, spare bool) *Worker {
 		w.spare, w.spareWake = true, make(chan struct{}, 1)
 	}
 	return w
+}
+
+// setIndex gives w its slot index (and a victim order of its own),
+// before the slot is published (newSlot).
+func (w *Worker) setIndex(i int) {
+	w.index = i
+	w.rng = uint64(i+1) * 0x9E3779B97F4A7C15
 }
 
 // startWorkers makes the registry's first n workers, starts their

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // Spare workers: keeping the pool's size in running workers while tasks
@@ -158,9 +160,22 @@ const (
 // newSlot makes the next slot of the given kind and returns its Worker, or
 // nil when every slot of that kind is made: a worker (for resize to start,
 // ranked after the others), a spare (started, and counted as an
-// activation) or a guest slot.
+// activation) or a guest slot. For a guest slot it also returns nil when
+// the slot lock stays taken while it spins (lockForGuest): the caller
+// then calls without a slot, and its next call tries again. A guest
+// slot's record is made before the lock is taken, so that the lock is
+// held for a few stores: its callers compute side by side, and one that
+// loses its P holding the lock holds it for a time slice.
 func (r *Registry) newSlot(kind slotKind) *Worker {
-	r.slotMu.Lock()
+	var made *Worker
+	if kind != slotGuest {
+		r.slotMu.Lock()
+	} else {
+		made = r.makeWorker(-1, false) // dropped if no slot is left
+		if !r.lockForGuest() {
+			return nil
+		}
+	}
 	defer r.slotMu.Unlock()
 	switch kind {
 	case slotSpare:
@@ -177,7 +192,12 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 	}
 	// Workers are bounded by resize (sizing.max), which holds sizing.mu.
 	live := int(r.live.Load())
-	w := r.makeWorker(live, kind == slotSpare)
+	w := made
+	if w == nil {
+		w = r.makeWorker(live, kind == slotSpare)
+	} else {
+		w.setIndex(live)
+	}
 	r.workers[live] = w
 	switch kind {
 	case slotWorker:
@@ -194,6 +214,31 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
 	return w
 }
+
+// lockForGuest takes slotMu for a guest slot's making, spinning on it
+// rather than joining its waiters, and reports false if it is still held
+// after guestLockRounds. Callers that arrive together and compute side by
+// side (handlers on every P) would queue on the lock: a waiter the holder
+// wakes goes into the holder's run queue, behind the holder's time slice,
+// and the mutex, once a waiter has waited a millisecond, hands itself to
+// the waiters in turn, each behind its waker's slice; callers queued
+// tens of milliseconds (docs/performance/server.md, "Locks on a caller's
+// path"). The lock is held for a few stores (newSlot), so the spin
+// finds it free unless its holder lost its P, and then a call without a
+// slot costs less than the queue.
+func (r *Registry) lockForGuest() bool {
+	for round := range guestLockRounds {
+		if r.slotMu.TryLock() {
+			return true
+		}
+		sleep.Backoff(round)
+	}
+	return r.slotMu.TryLock()
+}
+
+// guestLockRounds is how many of sleep.Backoff's rounds lockForGuest
+// spins: its first rounds pause the CPU.
+const guestLockRounds = 16
 
 func (r *Registry) countActivation(w *Worker) {
 	r.spares.active.Add(1)
