@@ -1,7 +1,6 @@
 package forkjoin
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/runtime"
@@ -62,8 +61,7 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 		f = &small.folder
 		f.runs, f.open = small.runs[:pieces], small.open[:pieces]
 	} else {
-		f = &folder[S]{runs: make([]foldRun[S], pieces), openBox: takeOpen(int(pieces))}
-		f.open = (*f.openBox)[:pieces]
+		f = &folder[S]{runs: make([]foldRun[S], pieces)} // open: see run
 	}
 	f.lo, f.n, f.pieces, f.init, f.body, f.merge = lo, n, int(pieces), init, body, merge
 	return topCall((*folder[S]).run, f, true)
@@ -100,17 +98,18 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
-	// openBox holds open's array between Folds (openEntries), for a Fold
-	// of more than foldInline pieces.
+	// openBox holds open's array for a Fold of more than foldInline
+	// pieces, kept between Folds in the scratch cell of the worker that
+	// runs the Fold (see takeOpen).
 	openBox *[]openEntry
 }
 
 // smallFolder is a Fold of up to foldInline pieces (a request's worth on a
 // small machine), whose runs and open entries live in the folder's own
-// allocation. A larger Fold allocates its runs and takes its entries from
-// openEntries: a folder of either kind would carry the other's unused
-// bookkeeping, and a Fold's bytes are what the garbage collector is paced
-// by in a server that calls it per request
+// allocation. A larger Fold allocates its runs and reuses the entries
+// of its worker's last one (takeOpen): a folder of either kind would
+// carry the other's unused bookkeeping, and a Fold's bytes are what the
+// garbage collector is paced by in a server that calls it per request
 // (docs/performance/server.md).
 type smallFolder[S any] struct {
 	folder[S]
@@ -124,29 +123,37 @@ type smallFolder[S any] struct {
 // merging in parallel saves.
 const foldInline = 8
 
-// openEntries keeps the entry arrays of Folds of more than foldInline
-// pieces between Folds (*[]openEntry, every entry free). The entries hold
-// no accumulator, so they need not be of the Fold's type.
-var openEntries sync.Pool
-
-// takeOpen returns an array of at least n free entries.
-func takeOpen(n int) *[]openEntry {
-	if box, _ := openEntries.Get().(*[]openEntry); box != nil && len(*box) >= n {
-		return box
+// takeOpen returns an array of at least n free entries: the one kept in
+// w's scratch cell (runtime.Worker.Scratch) if it is one and large
+// enough, else a new one. The cell is left empty meanwhile, so a Fold
+// nested in one of this Fold's pieces on the same worker makes its own.
+// Not a sync.Pool: its first Get or Put on each P after a collection
+// takes a process-wide lock, and handlers computing side by side queue
+// on it (docs/performance/server.md, "Locks on a caller's path").
+func takeOpen(w *runtime.Worker, n int) *[]openEntry {
+	if w != nil {
+		cell := w.Scratch()
+		if box, ok := (*cell).(*[]openEntry); ok && len(*box) >= n {
+			*cell = nil
+			return box
+		}
 	}
 	box := make([]openEntry, n)
 	return &box
 }
 
-// putOpen frees the first claimed entries of box's array and keeps it for
-// a later Fold. Called once every piece has finished: nobody reads them.
-func putOpen(box *[]openEntry, claimed int) {
+// putOpen frees the first claimed entries of box's array and keeps it in
+// w's scratch cell for w's next Fold. Called once every piece has
+// finished: nobody reads them.
+func putOpen(w *runtime.Worker, box *[]openEntry, claimed int) {
 	open := *box
 	for i := range claimed {
 		open[i].owner.Store(0)
 		open[i].run = openRun{}
 	}
-	openEntries.Put(box)
+	if w != nil {
+		*w.Scratch() = box
+	}
 }
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
@@ -174,11 +181,16 @@ type openRun struct {
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {
+	w := runtime.CurrentWorker() // run's worker throughout: a call nests on it
+	if f.open == nil {
+		f.openBox = takeOpen(w, f.pieces)
+		f.open = (*f.openBox)[:f.pieces]
+	}
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
 	For(0, f.pieces, 1, f.fold)
 	if f.openBox != nil {
-		putOpen(f.openBox, int(f.claimed.Load())) // every piece has finished
+		putOpen(w, f.openBox, int(f.claimed.Load())) // every piece has finished
 		f.open, f.openBox = nil, nil
 	}
 	began := 0

@@ -144,6 +144,8 @@ type Worker struct {
 	// valueJobs is the free list of SpawnValue's records, of any type
 	// (see spawnvalue.go).
 	valueJobs []any
+	// scratch is the value in Scratch's cell.
+	scratch any
 	// credit is how many units of creditScope's shared count this worker
 	// holds (see Credits in scopecount.go).
 	creditScope *Scope
@@ -235,6 +237,18 @@ type FrameSlot struct {
 // Hold makes record, whose job is j (nil for none), the slot's record.
 // A join calls it when the slot's record is not of its type.
 func (s *FrameSlot) Hold(record any, j *Job) { s.Record, s.job = record, j }
+
+// Scratch returns the worker's scratch cell: one value that code running
+// as this worker keeps from one call to the next, for a buffer it would
+// otherwise allocate per call (or take from a sync.Pool, whose first use
+// on each P after a garbage collection takes a process-wide lock). Only
+// the goroutine running as the worker touches the cell, so it needs no
+// synchronisation; a guest slot's passes from one caller to the next
+// with the slot. A user takes the value out while it uses it (leaving nil
+// or another value) and puts one back when done, so that a nested call on
+// the same worker finds no buffer in use, and type-asserts what it finds,
+// which may be another user's.
+func (w *Worker) Scratch() *any { return &w.scratch }
 
 // Enter pushes a join frame and returns its slot, with the record a join
 // at this depth used last time, or nil. The caller type-asserts the record
