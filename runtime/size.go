@@ -106,7 +106,6 @@ func (r *Registry) resize() {
 	if z.stopped || procs == z.procs.Load() {
 		return
 	}
-	z.procs.Store(procs)
 	size := z.size.Load()
 	if z.follow {
 		size = min(procs, int32(z.max))
@@ -122,6 +121,12 @@ func (r *Registry) resize() {
 	for _, w := range z.ranked[running:] {
 		r.sleep.WakeSleeping(w.index)
 	}
+	// procs is stored once the counts are set (wakeParked reads it):
+	// sawProcs skips the resize when it reads the setting it saw, so a
+	// caller that reads it must find the registry sized for it. Stored
+	// first, it let a caller race past a resize still making its
+	// workers (TestStaleProcsReadingKeepsTheNewestSetting, under -race).
+	z.procs.Store(procs)
 	r.wakeParked(running)
 }
 
