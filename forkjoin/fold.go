@@ -55,16 +55,26 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 	if pieces <= 1 {
 		return topCall(foldWhole[S], foldTask[S]{lo, hi, init, body}, false)
 	}
-	var f *folder[S]
-	if pieces <= foldInline {
-		small := &smallFolder[S]{}
-		f = &small.folder
-		f.runs, f.open = small.runs[:pieces], small.open[:pieces]
-	} else {
-		f = &folder[S]{runs: make([]foldRun[S], pieces)} // open: see run
-	}
-	f.lo, f.n, f.pieces, f.init, f.body, f.merge = lo, n, int(pieces), init, body, merge
-	return topCall((*folder[S]).run, f, true)
+	return topCall(foldPieces[S], foldSpec[S]{lo, n, int(pieces), init, body, merge}, true)
+}
+
+// foldSpec is a Fold of several pieces, before a worker takes it up.
+type foldSpec[S any] struct {
+	lo     int
+	n      uint
+	pieces int
+	init   func() S
+	body   func(acc S, lo, hi int) S
+	merge  func(a, b S) S
+}
+
+// foldPieces runs a Fold of several pieces on the current worker.
+func foldPieces[S any](spec foldSpec[S]) S {
+	w := runtime.CurrentWorker() // the Fold's worker throughout: calls nest on it
+	f := takeFolder(w, spec)
+	acc := f.run()
+	f.release(w)
+	return acc
 }
 
 // foldTask is a Fold of a single piece.
@@ -98,23 +108,87 @@ type folder[S any] struct {
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
 	stop    atomic.Bool  // a piece panicked: start no more
-	// openBox holds open's array for a Fold of more than foldInline
-	// pieces, kept between Folds in the scratch cell of the worker that
-	// runs the Fold (see takeOpen).
-	openBox *[]openEntry
+	// foldFn is the method value fold, made once per folder: For takes a
+	// function, and a method value made per Fold is an allocation.
+	foldFn func(pl, ph int)
+	// kept is what goes back to the worker's scratch cell once every
+	// piece has finished (release): the smallFolder itself, or a larger
+	// Fold's entry array (*[]openEntry).
+	kept any
 }
 
 // smallFolder is a Fold of up to foldInline pieces (a request's worth on a
 // small machine), whose runs and open entries live in the folder's own
-// allocation. A larger Fold allocates its runs and reuses the entries
-// of its worker's last one (takeOpen): a folder of either kind would
-// carry the other's unused bookkeeping, and a Fold's bytes are what the
-// garbage collector is paced by in a server that calls it per request
-// (docs/performance/server.md).
+// allocation, kept for the worker's next Fold of the same type. A larger
+// Fold allocates its runs and reuses the entries of its worker's last
+// one: a folder of either kind would carry the other's unused
+// bookkeeping, and a Fold's bytes are what the garbage collector is paced
+// by in a server that calls it per request (docs/performance/server.md).
+// Both wait in the worker's scratch cell (runtime.Worker.Scratch), not a
+// sync.Pool: its first Get or Put on each P after a collection takes a
+// process-wide lock, and handlers computing side by side queue on it
+// (docs/performance/server.md, "Locks on a caller's path"). The cell is
+// empty while a Fold uses what it held, so a Fold nested in one of its
+// pieces on the same worker makes its own.
 type smallFolder[S any] struct {
 	folder[S]
 	runs [foldInline]foldRun[S]
 	open [foldInline]openEntry
+}
+
+// takeFolder returns a folder for spec, with every run and entry free.
+func takeFolder[S any](w *runtime.Worker, spec foldSpec[S]) *folder[S] {
+	var f *folder[S]
+	if spec.pieces <= foldInline {
+		small, _ := takeScratch(w).(*smallFolder[S])
+		if small == nil {
+			small = new(smallFolder[S])
+			small.foldFn = small.fold
+			small.kept = small
+		}
+		f = &small.folder
+		f.runs, f.open = small.runs[:spec.pieces], small.open[:spec.pieces]
+	} else {
+		box, _ := takeScratch(w).(*[]openEntry)
+		if box == nil || len(*box) < spec.pieces {
+			entries := make([]openEntry, spec.pieces)
+			box = &entries
+		}
+		f = &folder[S]{runs: make([]foldRun[S], spec.pieces), open: (*box)[:spec.pieces], kept: box}
+		f.foldFn = f.fold
+	}
+	f.lo, f.n, f.pieces, f.init, f.body, f.merge = spec.lo, spec.n, spec.pieces, spec.init, spec.body, spec.merge
+	return f
+}
+
+// release frees f's runs and entries and its functions, and keeps what
+// it can reuse in w's scratch cell. Called once every piece has finished
+// (For returned): nobody reads them. A Fold whose piece panicked is not
+// released: its folder goes to the garbage collector.
+func (f *folder[S]) release(w *runtime.Worker) {
+	for i := range int(f.claimed.Load()) {
+		f.open[i].owner.Store(0)
+		f.open[i].run = openRun{}
+	}
+	f.claimed.Store(0)
+	if _, small := f.kept.(*smallFolder[S]); small {
+		clear(f.runs) // the accumulators, for the collector
+		f.init, f.body, f.merge = nil, nil, nil
+	}
+	if w != nil {
+		*w.Scratch() = f.kept
+	}
+}
+
+// takeScratch empties w's scratch cell and returns what it held.
+func takeScratch(w *runtime.Worker) any {
+	if w == nil {
+		return nil
+	}
+	cell := w.Scratch()
+	v := *cell
+	*cell = nil
+	return v
 }
 
 // foldInline is the most pieces whose bookkeeping a folder holds inline,
@@ -122,39 +196,6 @@ type smallFolder[S any] struct {
 // for so few, a fork's cost and a Reduce's allocations outweigh what
 // merging in parallel saves.
 const foldInline = 8
-
-// takeOpen returns an array of at least n free entries: the one kept in
-// w's scratch cell (runtime.Worker.Scratch) if it is one and large
-// enough, else a new one. The cell is left empty meanwhile, so a Fold
-// nested in one of this Fold's pieces on the same worker makes its own.
-// Not a sync.Pool: its first Get or Put on each P after a collection
-// takes a process-wide lock, and handlers computing side by side queue
-// on it (docs/performance/server.md, "Locks on a caller's path").
-func takeOpen(w *runtime.Worker, n int) *[]openEntry {
-	if w != nil {
-		cell := w.Scratch()
-		if box, ok := (*cell).(*[]openEntry); ok && len(*box) >= n {
-			*cell = nil
-			return box
-		}
-	}
-	box := make([]openEntry, n)
-	return &box
-}
-
-// putOpen frees the first claimed entries of box's array and keeps it in
-// w's scratch cell for w's next Fold. Called once every piece has
-// finished: nobody reads them.
-func putOpen(w *runtime.Worker, box *[]openEntry, claimed int) {
-	open := *box
-	for i := range claimed {
-		open[i].owner.Store(0)
-		open[i].run = openRun{}
-	}
-	if w != nil {
-		*w.Scratch() = box
-	}
-}
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
 // plus one once claimed (0: free), written once, by the claimer, and read
@@ -181,18 +222,9 @@ type openRun struct {
 
 // run folds every piece and merges the runs, on a worker.
 func (f *folder[S]) run() S {
-	w := runtime.CurrentWorker() // run's worker throughout: a call nests on it
-	if f.open == nil {
-		f.openBox = takeOpen(w, f.pieces)
-		f.open = (*f.openBox)[:f.pieces]
-	}
 	// One piece per chunk: the bulk spawn hands a worker consecutive
 	// pieces, in order, which is what lets runs grow.
-	For(0, f.pieces, 1, f.fold)
-	if f.openBox != nil {
-		putOpen(w, f.openBox, int(f.claimed.Load())) // every piece has finished
-		f.open, f.openBox = nil, nil
-	}
+	For(0, f.pieces, 1, f.foldFn)
 	began := 0
 	for k := range f.runs {
 		if f.runs[k].began {
