@@ -111,72 +111,48 @@ type folder[S any] struct {
 	// foldFn is the method value fold, made once per folder: For takes a
 	// function, and a method value made per Fold is an allocation.
 	foldFn func(pl, ph int)
-	// kept is what goes back to the worker's scratch cell once every
-	// piece has finished (release): the smallFolder itself, or a larger
-	// Fold's entry array (*[]openEntry).
-	kept any
 }
 
-// smallFolder is a Fold of up to foldInline pieces (a request's worth on a
-// small machine), whose runs and open entries live in the folder's own
-// allocation, kept for the worker's next Fold of the same type. A larger
-// Fold allocates its runs and reuses the entries of its worker's last
-// one: a folder of either kind would carry the other's unused
-// bookkeeping, and a Fold's bytes are what the garbage collector is paced
-// by in a server that calls it per request (docs/performance/server.md).
-// Both wait in the worker's scratch cell (runtime.Worker.Scratch), not a
-// sync.Pool: its first Get or Put on each P after a collection takes a
-// process-wide lock, and handlers computing side by side queue on it
-// (docs/performance/server.md, "Locks on a caller's path"). The cell is
-// empty while a Fold uses what it held, so a Fold nested in one of its
-// pieces on the same worker makes its own.
-type smallFolder[S any] struct {
-	folder[S]
-	runs [foldInline]foldRun[S]
-	open [foldInline]openEntry
-}
-
-// takeFolder returns a folder for spec, with every run and entry free.
+// takeFolder returns a folder for spec, with every run and entry free:
+// the one w's last Fold of the same type left in w's scratch cell
+// (runtime.Worker.Scratch), its runs and entries grown if spec has more
+// pieces, or a new one (which keeps what it grows to). A folder per Fold
+// was most of a Fold's bytes, and those pace the garbage collector in a
+// server that folds per request (docs/performance/server.md). The cell,
+// not a sync.Pool: its first Get or Put on each P after a collection
+// takes a process-wide lock, and handlers computing side by side queue
+// on it (docs/performance/server.md, "Locks on a caller's path"). The
+// cell is empty while a Fold uses its folder, so a Fold nested in one of
+// its pieces on the same worker makes its own.
 func takeFolder[S any](w *runtime.Worker, spec foldSpec[S]) *folder[S] {
-	var f *folder[S]
-	if spec.pieces <= foldInline {
-		small, _ := takeScratch(w).(*smallFolder[S])
-		if small == nil {
-			small = new(smallFolder[S])
-			small.foldFn = small.fold
-			small.kept = small
-		}
-		f = &small.folder
-		f.runs, f.open = small.runs[:spec.pieces], small.open[:spec.pieces]
-	} else {
-		box, _ := takeScratch(w).(*[]openEntry)
-		if box == nil || len(*box) < spec.pieces {
-			entries := make([]openEntry, spec.pieces)
-			box = &entries
-		}
-		f = &folder[S]{runs: make([]foldRun[S], spec.pieces), open: (*box)[:spec.pieces], kept: box}
+	f, _ := takeScratch(w).(*folder[S])
+	if f == nil {
+		f = new(folder[S])
 		f.foldFn = f.fold
 	}
+	if cap(f.runs) < spec.pieces {
+		f.runs = make([]foldRun[S], max(spec.pieces, foldInline))
+		f.open = make([]openEntry, max(spec.pieces, foldInline))
+	}
+	f.runs, f.open = f.runs[:spec.pieces], f.open[:spec.pieces]
 	f.lo, f.n, f.pieces, f.init, f.body, f.merge = spec.lo, spec.n, spec.pieces, spec.init, spec.body, spec.merge
 	return f
 }
 
-// release frees f's runs and entries and its functions, and keeps what
-// it can reuse in w's scratch cell. Called once every piece has finished
-// (For returned): nobody reads them. A Fold whose piece panicked is not
-// released: its folder goes to the garbage collector.
+// release frees f's runs (the accumulators, for the collector), entries
+// and functions, and keeps f in w's scratch cell for w's next Fold. Called
+// once every piece has finished (For returned): nobody reads them. A Fold
+// whose piece panicked is not released: its folder goes to the collector.
 func (f *folder[S]) release(w *runtime.Worker) {
 	for i := range int(f.claimed.Load()) {
 		f.open[i].owner.Store(0)
 		f.open[i].run = openRun{}
 	}
 	f.claimed.Store(0)
-	if _, small := f.kept.(*smallFolder[S]); small {
-		clear(f.runs) // the accumulators, for the collector
-		f.init, f.body, f.merge = nil, nil, nil
-	}
+	clear(f.runs)
+	f.init, f.body, f.merge = nil, nil, nil
 	if w != nil {
-		*w.Scratch() = f.kept
+		*w.Scratch() = f
 	}
 }
 
@@ -191,10 +167,10 @@ func takeScratch(w *runtime.Worker) any {
 	return v
 }
 
-// foldInline is the most pieces whose bookkeeping a folder holds inline,
-// and the most runs whose accumulators merge in order, without a Reduce:
-// for so few, a fork's cost and a Reduce's allocations outweigh what
-// merging in parallel saves.
+// foldInline is the most runs whose accumulators merge in order, without
+// a Reduce: for so few, a fork's cost and a Reduce's allocations outweigh
+// what merging in parallel saves. A new folder has room for as many
+// pieces at least.
 const foldInline = 8
 
 // openEntry is a worker's entry in a Fold: owner is the worker's index
