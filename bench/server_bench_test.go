@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// serverLargest is BenchmarkServer's largest request, in elements.
+const serverLargest = 200_000
+
 var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated rounds of the three handlers per setting; each metric is the best (req/s) or median (latency) of them")
 
 // BenchmarkServer is a server's callers (server.go): for requests of 20k
@@ -16,7 +19,11 @@ var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated roun
 // one process, each round b.N requests per handler, and reports each
 // handler's best throughput (req/s), median p50 and p99 latencies (us),
 // and its throughput over the best of serial and goroutines
-// (x-best-other). Run it with -benchtime Nx: N requests per round.
+// (x-best-other). Run it with -benchtime Nx: N requests of 200k elements
+// per round, and as many elements' worth of the smaller requests (10N of
+// 20k), so that every round lasts about as long: 2000 requests of 20k
+// at 8 clients took 15 ms, and one preemption or collection moved a
+// round's throughput by a third.
 //
 // With more clients than Ps it also reports, per handler, the requests
 // that took over 1 ms, per thousand (median of the rounds): the clients
@@ -29,11 +36,11 @@ var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated roun
 // too, and a handler's allocations set how often one comes.
 // docs/performance/server.md has its figures and what a request costs.
 func BenchmarkServer(b *testing.B) {
-	for _, n := range []int{20_000, 200_000} {
+	for _, n := range []int{20_000, serverLargest} {
 		want := ServerRequest(0, n)
 		for _, clients := range []int{1, 2, 8, 64} {
 			b.Run(fmt.Sprintf("n=%d/clients=%d", n, clients), func(b *testing.B) {
-				requests := max(b.N, 2*clients)
+				requests := max(b.N*serverLargest/n, 2*clients)
 				runs := make(map[string][]ServerRun)
 				for range *serverRounds {
 					for _, st := range ServerStyles {
