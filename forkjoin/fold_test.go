@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"weak"
@@ -398,10 +399,13 @@ func TestFoldReusesItsFolderSafely(t *testing.T) {
 			}
 		})
 		var accs []weak.Pointer[[64]byte]
+		var accsMu sync.Mutex // init runs on both workers
 		p.Run(func() {
 			got := forkjoin.Fold(0, 64, 16, func() *[64]byte {
 				acc := new([64]byte)
+				accsMu.Lock()
 				accs = append(accs, weak.Make(acc))
+				accsMu.Unlock()
 				return acc
 			},
 				func(acc *[64]byte, lo, hi int) *[64]byte { acc[0] += byte(hi - lo); return acc },
