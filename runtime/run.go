@@ -139,7 +139,7 @@ func (w *Worker) newSpawnJob() *spawnJob {
 		if j := takeRecord(&w.spawnJobs); j != nil {
 			return j
 		}
-	} else if j := outsideSpawnJobs.take(); j != nil {
+	} else if j, _ := outsideSpawnJobs.Get().(*spawnJob); j != nil {
 		return j
 	}
 	j := &spawnJob{outside: w == nil}

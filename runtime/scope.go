@@ -107,7 +107,7 @@ func (w *Worker) newScopeJob() *scopeJob {
 		if j := takeRecord(&w.scopeJobs); j != nil {
 			return j
 		}
-	} else if j := outsideScopeJobs.take(); j != nil {
+	} else if j, _ := outsideScopeJobs.Get().(*scopeJob); j != nil {
 		return j
 	}
 	j := &scopeJob{outside: w == nil}
