@@ -98,12 +98,7 @@ func callInit[S any](init func() S) S { return init() }
 // the worker that claimed an entry touches its run, and runs[k] only the
 // worker of the run beginning at k, until the pieces are all done.
 type folder[S any] struct {
-	lo      int
-	n       uint
-	pieces  int
-	init    func() S
-	body    func(acc S, lo, hi int) S
-	merge   func(a, b S) S
+	foldSpec[S]
 	runs    []foldRun[S]
 	open    []openEntry
 	claimed atomic.Int32 // entries of open claimed so far
@@ -135,7 +130,7 @@ func takeFolder[S any](w *runtime.Worker, spec foldSpec[S]) *folder[S] {
 		f.open = make([]openEntry, max(spec.pieces, foldInline))
 	}
 	f.runs, f.open = f.runs[:spec.pieces], f.open[:spec.pieces]
-	f.lo, f.n, f.pieces, f.init, f.body, f.merge = spec.lo, spec.n, spec.pieces, spec.init, spec.body, spec.merge
+	f.foldSpec = spec
 	return f
 }
 
@@ -150,7 +145,7 @@ func (f *folder[S]) release(w *runtime.Worker) {
 	}
 	f.claimed.Store(0)
 	clear(f.runs)
-	f.init, f.body, f.merge = nil, nil, nil
+	f.foldSpec = foldSpec[S]{}
 	if w != nil {
 		*w.Scratch() = f
 	}
