@@ -305,11 +305,11 @@ func leastBytesPerCall(p *pool.Pool, warm, runs int, f func()) uint64 {
 	return least
 }
 
-// A Fold of a few pieces keeps its runs' bookkeeping in the folder's own
-// allocation, which the worker keeps for its next Fold of the type, and
-// merges the runs in order without a Reduce: on a worker it costs one
-// allocation, where it cost three with a folder per Fold (the folder and
-// its method value) and five before that.
+// A Fold of a few pieces reuses the folder (runs, entries, method value)
+// its worker kept from its last Fold of the type, and merges the runs in
+// order without a Reduce: on a worker it costs one allocation, where it
+// cost three with a folder per Fold (the folder and its method value) and
+// five before that.
 func TestFoldOfFewPiecesAllocatesLittle(t *testing.T) {
 	p := newPool(t, 2)
 	var allocs float64
@@ -369,7 +369,7 @@ func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
 // fold right, and the kept folder holds no accumulator once a
 // Fold has returned (the collector frees them).
 func TestFoldReusesItsFolderSafely(t *testing.T) {
-	p := newPool(t, 2) // 16 pieces at most: both kinds of folder
+	p := newPool(t, 2) // 16 pieces at most: the kept folder grows
 	sum := func(n, pieces int) int {
 		return forkjoin.Fold(0, n, n/pieces, func() int { return 0 },
 			func(acc, lo, hi int) int { return acc + hi - lo },
