@@ -221,6 +221,15 @@
 // that differs sends it to resize, which reads GOMAXPROCS again under its
 // lock, so that a reading gone stale never sets an older size back.
 //
+// Calls from goroutines. Run (run.go) admits the call (admit), then runs
+// it on a guest slot (acquireGuest, runAsGuest, leaveGuest: guest.go) or,
+// without one, injects it (runInjected). Nothing on a guest's way in or
+// out waits on a lock: callers compute side by side, and a lock between
+// them turns into a queue behind their time slices (takeIdleGuest, and
+// lockForGuest in spares.go, say why). What a call would allocate each
+// time and may keep for the next waits in the worker's scratch cell
+// (Worker.Scratch; forkjoin's Fold keeps its folder there).
+//
 // # Lifecycle
 //
 // Close refuses new calls from outside, waits for calls in progress and for
