@@ -225,7 +225,7 @@
 // it on a guest slot (acquireGuest, runAsGuest, leaveGuest: guest.go) or,
 // without one, injects it (runInjected). Nothing on a guest's way in or
 // out waits on a lock: callers compute side by side, and a lock between
-// them turns into a queue behind their time slices (takeIdleGuest, and
+// them turns into a queue behind their time slices (acquireGuest, and
 // lockForGuest in spares.go, say why). What a call would allocate each
 // time and may keep for the next waits in the worker's scratch cell
 // (Worker.Scratch; forkjoin's Fold keeps its folder there).
