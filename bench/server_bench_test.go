@@ -19,11 +19,12 @@ var serverRounds = flag.Int("serverrounds", 3, "BenchmarkServer: alternated roun
 // one process, each round b.N requests per handler, and reports each
 // handler's best throughput (req/s), median p50 and p99 latencies (us),
 // and its throughput over the best of serial and goroutines
-// (x-best-other). Run it with -benchtime Nx: N requests of 200k elements
-// per round, and as many elements' worth of the smaller requests (10N of
-// 20k), so that every round lasts about as long: 2000 requests of 20k
-// at 8 clients took 15 ms, and one preemption or collection moved a
-// round's throughput by a third.
+// (x-best-other). Run it with -benchtime Nx: N requests of serverLargest
+// elements per round, and as many elements' worth of the smaller
+// requests, so that every round lasts about as long: in a short round one
+// preemption or collection moves the round's throughput, and the best of
+// a few such rounds says little (docs/performance/server.md has the
+// figures).
 //
 // With more clients than Ps it also reports, per handler, the requests
 // that took over 1 ms, per thousand (median of the rounds): the clients
