@@ -331,8 +331,8 @@ func TestFoldOfFewPiecesAllocatesLittle(t *testing.T) {
 // type (takeFolder), and a few runs merge in order rather than by a
 // Reduce. Its bytes pace the collector in a server that folds per request
 // (docs/performance/server.md). The bound sits above what this Fold makes
-// with the race detector on (62 to 143 bytes seen) and below a folder of
-// 16 pieces (about 400). The folder stays with the worker through
+// with the race detector on and below what a folder per Fold made (the
+// commit that set it, 5cd58d7, has the figures). The folder stays with the worker through
 // collections too (after two, a sync.Pool has dropped what it held, and
 // its first use on each P took a process-wide lock).
 func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
