@@ -221,8 +221,8 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 // side (handlers on every P) would queue on the lock: a waiter the holder
 // wakes goes into the holder's run queue, behind the holder's time slice,
 // and the mutex, once a waiter has waited a millisecond, hands itself to
-// the waiters in turn, each behind its waker's slice; callers queued
-// tens of milliseconds (docs/performance/server.md, "Locks on a caller's
+// the waiters in turn, each behind its waker's slice, so a queue lasts
+// several slices (docs/performance/server.md, "Locks on a caller's
 // path"). The lock is held for a few stores (newSlot), so the spin
 // finds it free unless its holder lost its P, and then a call without a
 // slot costs less than the queue.
