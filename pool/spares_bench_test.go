@@ -74,7 +74,7 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 			_ = g.Wait()
 			fanning += time.Since(start)
 		}
-		b.ReportMetric(float64(fanning.Milliseconds())/float64(b.N), "ms/fanout")
+		b.ReportMetric(fanning.Seconds()*1e3/float64(b.N), "ms/fanout")
 	})
 	b.Run("group-nospares", func(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
