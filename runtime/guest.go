@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"sync/atomic"
+	"time"
 )
 
 // Guests: calls from goroutines that are no worker run on the caller.
@@ -102,10 +103,11 @@ type guests struct {
 // waits pop its tasks, but a task it runs may block waiting for a sibling
 // queued behind it (a barrier of tasks, a channel between two): then no
 // thief would come. The monitor finds such a guest (its public deque holds
-// jobs and has not moved for a round: noteStaleGuests), marks it stale,
-// which thieves visit again, and wakes a sleeper for it. So saturation
-// costs parallelism only, never progress, and only where the monitor
-// runs (Config.Spares > 0); without it, and without guests, it is false.
+// jobs and has not moved for a round, or for longer while the program's
+// other goroutines crowd the Ps: noteStaleGuests), marks it stale, which
+// thieves visit again, and wakes a sleeper for it. So saturation costs
+// parallelism only, never progress, and only where the monitor runs
+// (Config.Spares > 0); without it, and without guests, it is false.
 //
 // Why the monitor's round and not the count alone: handlers that call
 // back to back leave a call and enter the next a few hundred nanoseconds
@@ -181,7 +183,28 @@ func (r *Registry) noteFilled() {
 // short requests one after the other shows the same ends round after
 // round, and would be taken for stuck, letting thieves take turns with
 // the handlers on the Ps.
-func (r *Registry) noteStaleGuests(watches []workerWatch) {
+//
+// now is the round's time and crowded the goroutines it saw waiting for a
+// P. While most of those are not guests in a call (the program's own
+// goroutines fill the Ps), a still guest is most likely one of them:
+// preempted, and waiting its turn, often for several of the scheduler's
+// time slices behind goroutines it readies ahead of it. A thief woken for it
+// would take a P from those goroutines, hand its thread's P back and forth
+// with them, and make the guest, once back, wait for the thief; so such a
+// guest is marked stale only once it has been still for
+// staleAmongGoroutines. A guest truly blocked behind its own queue then
+// gets its thief that much later, never not at all. While guests make up
+// most of the waiting goroutines (a server whose handlers all call the
+// pool), or nothing waits, a still guest is marked at once: a thief then
+// runs the same program's calls, or uses an idle P.
+func (r *Registry) noteStaleGuests(watches []workerWatch, now time.Time, crowded int) {
+	gs := &r.guests
+	// The guests in a call past the Ps wait for one, at least; the
+	// others waiting are not guests (an estimate: a guest blocked in a
+	// task counts as running but does not wait, which only makes the
+	// estimate of others lower, and the rescue sooner).
+	others := crowded - max(0, int(gs.running.Load()-gs.procs.Load()))
+	amongGoroutines := others > 0 && 2*others > crowded
 	for i, w := range r.liveWorkers() {
 		if !w.guest {
 			continue
@@ -191,14 +214,31 @@ func (r *Registry) noteStaleGuests(watches []workerWatch) {
 		calls := w.calls.Load()
 		still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom && calls == ws.guestCalls
 		ws.guestTop, ws.guestBottom, ws.guestCalls = top, bottom, calls
-		if still && !w.stale.Load() {
-			w.stale.Store(true)
-			r.sleep.NewInjectedJobs(1, false)
-		} else if !still && w.stale.Load() {
-			w.stale.Store(false)
+		if !still {
+			ws.guestStill = time.Time{}
+			if w.stale.Load() {
+				w.stale.Store(false)
+			}
+			continue
 		}
+		if ws.guestStill.IsZero() {
+			ws.guestStill = now
+		}
+		if w.stale.Load() || amongGoroutines && now.Sub(ws.guestStill) < staleAmongGoroutines {
+			continue
+		}
+		w.stale.Store(true)
+		r.sleep.NewInjectedJobs(1, false)
 	}
 }
+
+// staleAmongGoroutines is how long a guest's queue must stay still, while
+// the goroutines waiting for a P are mostly not guests, before the monitor
+// marks it stale (noteStaleGuests): longer than a preempted goroutine
+// usually waits for its turn on a loaded machine, short enough that a
+// guest blocked behind its own queue is unstuck well before anything would
+// report a stall.
+const staleAmongGoroutines = 50 * time.Millisecond
 
 // othersLooking reports whether another worker may take what w exposes
 // now: some worker looks for work (idle, sleepy or asleep:

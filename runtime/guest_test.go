@@ -233,6 +233,62 @@ func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
 	})
 }
 
+// A guest whose queued jobs stay still is marked stale, and a worker woken
+// for them, at the monitor's next round, unless the goroutines waiting for
+// a P are mostly not guests: the guest is then likely one of them,
+// preempted, and is marked only once it has been still for
+// staleAmongGoroutines (a thief would take a P from the program's own
+// goroutines, and the guest would wait for the thief).
+func TestStaleGuestWaitsWhileGoroutinesCrowdThePs(t *testing.T) {
+	for _, tc := range []struct {
+		name                    string
+		running, procs, crowded int32
+		waits                   bool
+	}{
+		{"nothing waits for a P", 1, 2, 0, false},
+		{"guests wait for the Ps", 8, 2, 6, false},
+		{"guests and a few goroutines wait", 8, 2, 8, false},
+		{"goroutines wait for the Ps", 1, 2, 4, true},
+		{"goroutines and a few guests wait", 3, 2, 4, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRegistry(t, Config{Workers: 1, Guests: 1}) // no monitor: the test makes the rounds
+			watchdog(t, func() {
+				// Asleep, the worker steals nothing until the mark wakes it
+				// (a job pushed without announcing it wakes nobody).
+				waitAsleep(t, r, 1)
+				r.Run("test", func() {
+					w := CurrentWorker()
+					require.True(t, w.guest, "the call did not run as a guest")
+					j := new(Job)
+					j.Init(noopRunner{}, w)
+					w.deque.Push(j)
+					gs := &r.guests
+					running, procs := gs.running.Load(), gs.procs.Load()
+					defer func() { gs.running.Store(running); gs.procs.Store(procs) }()
+					gs.running.Store(tc.running)
+					gs.procs.Store(tc.procs)
+					watches := make([]workerWatch, r.Slots())
+					round := func(at time.Time) bool {
+						r.noteStaleGuests(watches, at, int(tc.crowded))
+						return w.stale.Load()
+					}
+					t0 := time.Now()
+					require.False(t, round(t0), "stale at the first look")
+					if !tc.waits {
+						assert.True(t, round(t0.Add(time.Millisecond)), "still for a round, not marked")
+						return
+					}
+					first := t0.Add(time.Millisecond) // the round that sees it still
+					assert.False(t, round(first), "marked while goroutines wait for the Ps")
+					assert.False(t, round(first.Add(staleAmongGoroutines-time.Microsecond)), "marked before staleAmongGoroutines")
+					assert.True(t, round(first.Add(staleAmongGoroutines)), "still for staleAmongGoroutines, not marked")
+				})
+			})
+		})
+	}
+}
+
 // A guest's call that hands nothing to the workers leaves the monitor in
 // its idle park: its kick is owed, not paid (readying the monitor made
 // the scheduler wake a thread, on the caller's time). A call that hands a

@@ -91,6 +91,9 @@ type workerWatch struct {
 	// the last round, and guestCalls its call count (noteStaleGuests).
 	guestTop, guestBottom int64
 	guestCalls            uint64
+	// guestStill is when the monitor first saw the guest's deque still
+	// (noteStaleGuests), zero while it moves.
+	guestStill time.Time
 }
 
 // monitor is the monitor goroutine's loop.
@@ -183,10 +186,9 @@ func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
 // little since the last look sleeps now.
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
-	r.checkProcs()             // size.go
-	r.wakeWithinCount()        // workers parked while guests ran (size.go)
-	r.noteStaleGuests(watches) // guest.go
-	r.noteFilled()             // guest.go
+	r.checkProcs()      // size.go
+	r.wakeWithinCount() // workers parked while guests ran (size.go)
+	r.noteFilled()      // guest.go
 	now := time.Now()
 	marking := m.readGC()
 	// Goroutines waiting for a P: the monitor itself may hold the P a
@@ -200,6 +202,7 @@ func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (block
 		// whatever the rest of the process does (bubble.go).
 		crowded = 0
 	}
+	r.noteStaleGuests(watches, now, crowded) // guest.go
 	look := r.findBlocked(watches, now, marking, crowded, m.gcCycles)
 	sp.blocked.Store(int32(look.blocked))
 	r.noteStall(now, look.blocked > 0 && look.blocked == look.watched && r.workQueued(), look.blocked)
