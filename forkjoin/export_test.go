@@ -20,7 +20,7 @@ func ForHalving(lo, hi, grain int, body func(lo, hi int)) {
 	if grain <= 0 {
 		grain = autoGrain(n)
 	}
-	topDo(forRange, forTask{lo, hi, grain, body}, n > uint(grain))
+	topDo(forRange, nil, forTask{lo, hi, grain, body}, n > uint(grain))
 }
 
 // MapSeqInFlightPerWorker bounds the items a MapSeq holds per worker of

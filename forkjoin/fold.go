@@ -40,6 +40,13 @@ import (
 // worker that steals while it waits may run two pieces at once on one
 // index; Fold's accumulators belong to runs of pieces, wherever they run.
 //
+// Called from a goroutine that is no worker while the default pool's
+// callers fill its Ps (request handlers that each fold, say), Fold folds
+// the range as a single piece on the caller, where WorkerIndex is -1: no
+// worker could help without taking a P from another caller, and pieces
+// would only cost their bookkeeping (the guide's "In a server: calls from
+// goroutines").
+//
 // A nil function panics with a message naming the call. A panic in init, body or merge stops the starting of pieces
 // and is re-raised as a *pool.PanicError once the pieces already started
 // have finished.
@@ -48,14 +55,15 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 		nilFunc("forkjoin.Fold")
 	}
 	if lo >= hi {
-		return topCall(callInit[S], init, false)
+		return topCall(callInit[S], nil, init, false)
 	}
 	n := uint(hi) - uint(lo) // fits in a uint, as in For
 	pieces := n / uint(max(grain, autoGrain(n)))
+	spec := foldSpec[S]{lo, n, int(pieces), init, body, merge}
 	if pieces <= 1 {
-		return topCall(foldWhole[S], foldTask[S]{lo, hi, init, body}, false)
+		return topCall(foldWhole[S], nil, spec, false)
 	}
-	return topCall(foldPieces[S], foldSpec[S]{lo, n, int(pieces), init, body, merge}, true)
+	return topCall(foldPieces[S], foldWhole[S], spec, true)
 }
 
 // foldSpec is a Fold of several pieces, before a worker takes it up.
@@ -77,14 +85,10 @@ func foldPieces[S any](spec foldSpec[S]) S {
 	return acc
 }
 
-// foldTask is a Fold of a single piece.
-type foldTask[S any] struct {
-	lo, hi int
-	init   func() S
-	body   func(acc S, lo, hi int) S
+// foldWhole runs a Fold as a single piece, on the calling goroutine.
+func foldWhole[S any](spec foldSpec[S]) S {
+	return spec.body(spec.init(), spec.lo, int(uint(spec.lo)+spec.n))
 }
-
-func foldWhole[S any](t foldTask[S]) S { return t.body(t.init(), t.lo, t.hi) }
 
 func callInit[S any](init func() S) S { return init() }
 

@@ -26,8 +26,10 @@ type forTask struct {
 // it has left exposed to other workers, and, while some worker is idle,
 // queues all of the chunks after the one it starts, in halves, so that
 // every idle worker can take some. A range that is a single chunk runs on
-// the calling goroutine. Every chunk runs even if body panics in another; once
-// all have finished, the panic of the lowest chunk that panicked (the one
+// the calling goroutine; so do all the chunks, in order, when For is
+// called from a goroutine that is no worker while the default pool's
+// callers fill its Ps (see Fold). Every chunk runs even if body panics in
+// another; once all have finished, the panic of the lowest chunk that panicked (the one
 // a serial loop would meet first) is re-raised as a *pool.PanicError.
 func For(lo, hi, grain int, body func(lo, hi int)) {
 	if body == nil {
@@ -42,7 +44,36 @@ func For(lo, hi, grain int, body func(lo, hi int)) {
 	if grain <= 0 {
 		grain = autoGrain(n)
 	}
-	topDo(forChunks, forTask{lo, hi, grain, body}, n > uint(grain))
+	topDo(forChunks, forSerial, forTask{lo, hi, grain, body}, n > uint(grain))
+}
+
+// forSerial covers t's range on the calling goroutine, in For's chunks in
+// order: For's serial form (see serialRegistry). Every chunk runs even if
+// body panics in another, and the first panic, the lowest chunk's, is
+// re-raised once they have all run, as For does.
+func forSerial(t forTask) {
+	var first *runtime.PanicError
+	n, grain := uint(t.hi)-uint(t.lo), uint(t.grain)
+	for done := uint(0); done < n; {
+		// Chunk [l, l+size): in uint, as For's halving is, since hi - lo
+		// may not fit in an int.
+		size := min(grain, n-done)
+		l := int(uint(t.lo) + done)
+		if pe := runChunk(t.body, l, int(uint(l)+size)); pe != nil && first == nil {
+			first = pe
+		}
+		done += size
+	}
+	if first != nil {
+		raise(first)
+	}
+}
+
+// runChunk calls body(lo, hi) and returns its panic, if it panics.
+func runChunk(body func(lo, hi int), lo, hi int) (pe *runtime.PanicError) {
+	defer recoverPanic(&pe)
+	body(lo, hi)
+	return nil
 }
 
 // forChunks covers t's range as a bulk spawn of its chunks, or as one

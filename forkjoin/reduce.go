@@ -14,7 +14,9 @@ package forkjoin
 // empty input and never combined with anything, which saves an op call
 // per piece; for Reduce to agree with a serial fold from identity it
 // must be op's identity. An input that is a single piece is folded on the
-// calling goroutine. A panic in op is re-raised as a *pool.PanicError
+// calling goroutine, and so is all of it when Reduce is called from a
+// goroutine that is no worker while the default pool's callers fill its
+// Ps (see Fold). A panic in op is re-raised as a *pool.PanicError
 // after every piece that started has finished.
 func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
 	if op == nil {
@@ -29,15 +31,21 @@ func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
 	var reduce func(s []T) T
 	reduce = func(s []T) T {
 		if len(s) <= grain {
-			acc := s[0]
-			for _, x := range s[1:] {
-				acc = op(acc, x)
-			}
-			return acc
+			return reduceRun(s, op)
 		}
 		m := len(s) / 2 // grain >= 1, so both halves are non-empty
 		a, b := Call(reduce, s[:m], s[m:])
 		return op(a, b)
 	}
-	return topCall(reduce, in, len(in) > grain)
+	return topCall(reduce, func(s []T) T { return reduceRun(s, op) }, in, len(in) > grain)
+}
+
+// reduceRun folds s, not empty, serially from its first element: a piece
+// of a Reduce, or all of it (Reduce's serial form, see serialRegistry).
+func reduceRun[T any](s []T, op func(a, b T) T) T {
+	acc := s[0]
+	for _, x := range s[1:] {
+		acc = op(acc, x)
+	}
+	return acc
 }

@@ -44,13 +44,13 @@ func Scan[T any](s []T, op func(a, b T) T) []T {
 	workers := pool.Current().Workers()
 	block := n / (2*workers + 1)
 	if workers == 1 || block < scanMinBlock {
-		topDo(func(struct{}) { scanFrom(out, s, s[0], op) }, struct{}{}, false)
+		topDo(func(struct{}) { scanFrom(out, s, s[0], op) }, nil, struct{}{}, false)
 		return out
 	}
 	sc := &scanner[T]{s: s, out: out, op: op, head: block, tail: n - 2*block}
 	sc.grain = autoGrain(uint(sc.tail - sc.head))
 	sc.carry = make([]T, (sc.tail-sc.head+sc.grain-1)/sc.grain)
-	topDo(sc.run, struct{}{}, true)
+	topDo(sc.run, nil, struct{}{}, true)
 	return out
 }
 

@@ -17,7 +17,7 @@ func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	}
 	var sort func(t sortTask[E])
 	sort = func(t sortTask[E]) { quickFunc(t, cmp, cutoff, sort) }
-	topDo(sort, sortTask[E]{s, depthBudget(len(s))}, true)
+	topDo(sort, nil, sortTask[E]{s, depthBudget(len(s))}, true)
 }
 
 // quickFunc is quickOrdered with cmp.

@@ -21,7 +21,7 @@ func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
 	// nothing.
 	var sort func(t sortTask[E])
 	sort = func(t sortTask[E]) { quickOrdered(t, cutoff, serial, sort) }
-	topDo(sort, t, true)
+	topDo(sort, nil, t, true)
 }
 
 // quickOrdered sorts t.s: by slices.Sort if it has at most cutoff

@@ -37,7 +37,7 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	}
 	st := &stableSort[E]{cmp: cmp}
 	st.sortFn, st.mergeFn = st.sort, st.merge // one closure each per call
-	topDo(st.sortFn, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
+	topDo(st.sortFn, nil, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
 }
 
 const (

@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"github.com/spindle-go/spindle/internal/defaultreg"
 	"github.com/spindle-go/spindle/pool"
 	"github.com/spindle-go/spindle/runtime"
 )
@@ -12,27 +13,32 @@ import (
 // pool.Current() (off-pool the whole call moves to pool.Default() once,
 // rather than at every fork), or it does not fork, and then its single
 // piece of work runs on the calling goroutine, which saves a round trip to
-// the pool for inputs too small to split. In both cases a panic leaves the
-// entry point as a *pool.PanicError, so the panic's type does not depend
-// on the input's size.
+// the pool for inputs too small to split. A loop called off-pool while the
+// default pool's callers fill its Ps does not fork either (its serial
+// form, see serialRegistry). In every case a panic leaves the entry point
+// as a *pool.PanicError, so the panic's type does not depend on the
+// input's size or the pool's load.
 
 // nilFunc panics for a nil function argument, a programming error, naming
 // the call that received it.
 func nilFunc(call string) { panic(call + ": nil function") }
 
 // topCall returns f(x) for an entry point; split says whether f forks.
-func topCall[A, R any](f func(A) R, x A, split bool) R {
+// serial, if not nil, is f's serial form, which a call from a goroutine
+// that is no worker runs instead while the default pool's callers fill
+// its Ps (see serialRegistry).
+func topCall[A, R any](f, serial func(A) R, x A, split bool) R {
 	if split && runtime.CurrentWorker() == nil {
-		return topCallOffPool(f, x)
+		return topCallOffPool(f, serial, x)
 	}
 	defer rethrow()
 	return f(x)
 }
 
 // topDo is topCall for a function without a result.
-func topDo[A any](f func(A), x A, split bool) {
+func topDo[A any](f, serial func(A), x A, split bool) {
 	if split && runtime.CurrentWorker() == nil {
-		topDoOffPool(f, x)
+		topDoOffPool(f, serial, x)
 		return
 	}
 	defer rethrow()
@@ -91,11 +97,19 @@ func recoverPanic(dst **runtime.PanicError) {
 }
 
 // topCallOffPool runs f(x) on pool.Default(), whose Run re-raises panics
-// as *PanicError. Out of line so that its closure's captures do not make
-// topCall's variables escape on the worker path.
+// as *PanicError, or serial(x) on the caller (see serialRegistry). Out of
+// line so that its closure's captures do not make topCall's variables
+// escape on the worker path.
 //
 //go:noinline
-func topCallOffPool[A, R any](f func(A) R, x A) (r R) {
+func topCallOffPool[A, R any](f, serial func(A) R, x A) (r R) {
+	if serial != nil {
+		if reg := serialRegistry(); reg != nil {
+			defer reg.LeaveSerialCall()
+			defer rethrow()
+			return serial(x)
+		}
+	}
 	pool.Default().Run(func() { r = f(x) })
 	return r
 }
@@ -103,8 +117,32 @@ func topCallOffPool[A, R any](f func(A) R, x A) (r R) {
 // topDoOffPool is topCallOffPool for a function without a result.
 //
 //go:noinline
-func topDoOffPool[A any](f func(A), x A) {
+func topDoOffPool[A any](f, serial func(A), x A) {
+	if serial != nil {
+		if reg := serialRegistry(); reg != nil {
+			defer reg.LeaveSerialCall()
+			defer rethrow()
+			serial(x)
+			return
+		}
+	}
 	pool.Default().Run(func() { f(x) })
+}
+
+// serialRegistry returns the default pool's registry, entered for a call
+// that runs serially on the calling goroutine, a goroutine that is no
+// worker, while the pool is saturated: its callers in a call (request
+// handlers, say) fill its Ps (runtime.Registry.EnterSerialCall), so no
+// worker could help without taking a P from one of them. The loops then
+// run as one piece, or For's chunks one after the other, on the caller, as
+// a range too small to split does, without the guest slot and the pieces
+// that a call from a goroutine otherwise costs (runtime/guest.go). Else it
+// returns nil, and the call runs on the pool (as a guest).
+func serialRegistry() *runtime.Registry {
+	if reg := defaultreg.Registry(); reg.EnterSerialCall() {
+		return reg
+	}
+	return nil
 }
 
 // chunksPerWorker is how many pieces For, Map and Reduce aim for per

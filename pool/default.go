@@ -5,8 +5,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/spindle-go/spindle/internal/defaultreg"
 	"github.com/spindle-go/spindle/runtime"
 )
+
+// forkjoin reads the default pool's registry through defaultreg.
+func init() { defaultreg.Registry = defaultRegistry }
 
 // The default pool. current is the pool Default returns; nil until the
 // first call of Default or SetDefault. builtin is the pool made with the

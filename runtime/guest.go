@@ -60,9 +60,9 @@ type guests struct {
 	// so far are counted per slot, Worker.calls, and summed by Counts:
 	// handlers on every P calling at once would each write one line.)
 	running atomic.Int32
-	// procs is GOMAXPROCS as the last guest to arrive saw it (the
-	// registry's reading, Registry.checkProcs, fresh from its admission),
-	// written only when it changed, for the same reason.
+	// procs is GOMAXPROCS as the registry last read it (sizing.procs),
+	// copied where resize and initSizing write that, so that guests read
+	// it on the lines they read anyway.
 	procs atomic.Int32
 	// watched is set when the registry has guests and its monitor runs,
 	// which finds the guests whose queued work does not move (see
@@ -173,6 +173,47 @@ func (r *Registry) noteFilled() {
 		gs.filled.Store(false)
 	}
 }
+
+// EnterSerialCall admits a call from a goroutine that is no worker to run
+// serially on that goroutine, holding no guest slot, and reports true,
+// while the registry is saturated (see saturated: its guests in a call
+// fill the Ps, or did since the monitor's last round); the caller then
+// runs its call without forking and calls LeaveSerialCall when it
+// returns. It reports false otherwise, and on a closed registry: the call
+// goes the usual way (Run, as a guest).
+//
+// It is for the loops of package forkjoin, whose serial form is one
+// piece, the same as for a range too small to split. A saturated guest
+// already runs its call alone, as a serial handler would; what it still
+// pays for its slot and its pieces (the slot taken, registered and handed
+// back, a push and a pop per piece) buys nothing while no thief may come,
+// and is a measurable part of a short request
+// (docs/performance/server.md). A serial call counts as a guest in a call
+// (running) while it lasts, so saturation stays measured over every
+// caller, and it touches nothing else of the registry: Close need not
+// wait for it.
+//
+// What it gives up is what a guest's queued pieces offer: a piece that
+// waits for a later piece of the same loop (a barrier across chunks)
+// would wait forever. forkjoin's loops promise no such concurrency (a
+// range of one piece runs whole on the caller already).
+func (r *Registry) EnterSerialCall() bool {
+	if !r.saturated() || r.closed.Load() {
+		return false
+	}
+	// As an admission does (admit): the registry follows GOMAXPROCS at
+	// every call from outside, and a setting raised since may end the
+	// saturation (resize clears filled).
+	r.checkProcs()
+	if !r.saturated() {
+		return false
+	}
+	r.guests.running.Add(1)
+	return true
+}
+
+// LeaveSerialCall ends a call that EnterSerialCall admitted.
+func (r *Registry) LeaveSerialCall() { r.guests.running.Add(-1) }
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a
 // guest in the same call as at the last round whose public deque holds
@@ -312,9 +353,6 @@ type idleCell struct {
 // obligations: on its return all f started and waits for has finished,
 // and f's panic is returned, not raised.
 func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
-	if procs := r.sizing.procs.Load(); r.guests.procs.Load() != procs {
-		r.guests.procs.Store(procs)
-	}
 	r.noteGuestEntered(r.guests.running.Add(1))
 	w.calls.Add(1)  // w.g is the caller's since acquireGuest
 	w.adoptLabels() // the caller's: its call's tasks carry them

@@ -127,6 +127,8 @@ func (r *Registry) resize() {
 	// first, it let a caller race past a resize still making its
 	// workers (TestStaleProcsReadingKeepsTheNewestSetting, under -race).
 	z.procs.Store(procs)
+	r.guests.procs.Store(procs)
+	r.noteFilled() // more Ps than guests in a call: not saturated
 	r.wakeParked(running)
 }
 
@@ -262,6 +264,7 @@ func (r *Registry) initSizing(cfg Config, maxWorkers int, cpus []int) {
 	z.follow, z.max, z.locked, z.cpus = cfg.FollowProcs, maxWorkers, !cfg.Unlocked, cpus
 	procs := int32(goruntime.GOMAXPROCS(0))
 	z.procs.Store(procs)
+	r.guests.procs.Store(procs)
 	z.size.Store(int32(cfg.Workers))
 	z.running.Store(min(int32(cfg.Workers), procs))
 	z.awake = int32(cfg.Workers)

@@ -1,0 +1,74 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A call from a goroutine runs serially only while the registry is
+// saturated (its guests in a call fill the Ps, or did since the monitor's
+// last round) and open; it counts as a guest in a call until it leaves,
+// and a refused one counts nowhere.
+func TestSerialCallOnlyWhileSaturated(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		watched bool
+		procs   int32
+		running int32
+		filled  bool
+		closed  bool
+		want    bool
+	}{
+		{name: "callers fill the Ps", watched: true, procs: 2, running: 2, want: true},
+		{name: "filled since the last round", watched: true, procs: 2, running: 1, filled: true, want: true},
+		{name: "a P without a caller", watched: true, procs: 2, running: 1},
+		{name: "no caller", watched: true, procs: 2},
+		{name: "no monitor", procs: 2, running: 2, filled: true},
+		{name: "closed", watched: true, procs: 2, running: 2, closed: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRegistry(t, Config{Workers: 1, Guests: 4})
+			gs := &r.guests
+			gs.watched = c.watched // the monitor's: played by the test
+			gs.procs.Store(c.procs)
+			gs.running.Store(c.running)
+			gs.filled.Store(c.filled)
+			r.closed.Store(c.closed)
+			defer func() {
+				r.closed.Store(false)
+				gs.running.Store(0)
+			}()
+			got := r.EnterSerialCall()
+			require.Equal(t, c.want, got)
+			if !got {
+				assert.Equal(t, c.running, gs.running.Load(), "a refused serial call changed the guests in a call")
+				return
+			}
+			assert.Equal(t, c.running+1, gs.running.Load(), "a serial call is not counted as a guest in a call")
+			r.LeaveSerialCall()
+			assert.Equal(t, c.running, gs.running.Load())
+		})
+	}
+}
+
+// GOMAXPROCS raised past the guests in a call ends the saturation at the
+// next call's reading of it (a serial call's too): the registry's Ps are
+// no longer all taken, and calls must not go on running serially until
+// the monitor's next round.
+func TestRaisedProcsEndSaturation(t *testing.T) {
+	r := startSized(t, 2, Config{Workers: 1, Guests: 4})
+	gs := &r.guests
+	gs.watched = true // the monitor's: played by the test
+	gs.running.Store(2)
+	gs.filled.Store(true)
+	defer gs.running.Store(0)
+	require.Equal(t, int32(2), gs.procs.Load(), "guests.procs does not follow the registry's reading")
+	require.True(t, r.saturated())
+	goruntime.GOMAXPROCS(3)
+	assert.False(t, r.EnterSerialCall(), "a serial call admitted at more Ps than guests in a call")
+	assert.Equal(t, int32(3), gs.procs.Load())
+	assert.False(t, gs.filled.Load(), "the resize left filled set")
+}
