@@ -189,23 +189,28 @@ func (r *Registry) noteFilled() {
 // back, a push and a pop per piece) buys nothing while no thief may come,
 // and is a measurable part of a short request
 // (docs/performance/server.md). A serial call counts as a guest in a call
-// (running) while it lasts, so saturation stays measured over every
-// caller, and it touches nothing else of the registry: Close need not
-// wait for it.
+// (running) and as a call from outside (active) while it lasts, so
+// saturation stays measured over every caller, and Close waits for it as
+// for any call.
 //
 // What it gives up is what a guest's queued pieces offer: a piece that
 // waits for a later piece of the same loop (a barrier across chunks)
 // would wait forever. forkjoin's loops promise no such concurrency (a
 // range of one piece runs whole on the caller already).
 func (r *Registry) EnterSerialCall() bool {
-	if !r.saturated() || r.closed.Load() {
+	if !r.saturated() {
+		return false // no admission for a call that goes the usual way
+	}
+	// Admitted as any call from outside (admit): it keeps the registry
+	// busy for the monitor, which would otherwise find it idle between
+	// two guests' calls and end the saturation, and the idle workers'
+	// stepping aside with it (sharedPs); and it reads GOMAXPROCS, whose
+	// rise since may end the saturation (resize clears filled).
+	if !r.admit() {
 		return false
 	}
-	// As an admission does (admit): the registry follows GOMAXPROCS at
-	// every call from outside, and a setting raised since may end the
-	// saturation (resize clears filled).
-	r.checkProcs()
 	if !r.saturated() {
+		r.leave()
 		return false
 	}
 	r.guests.running.Add(1)
@@ -213,7 +218,10 @@ func (r *Registry) EnterSerialCall() bool {
 }
 
 // LeaveSerialCall ends a call that EnterSerialCall admitted.
-func (r *Registry) LeaveSerialCall() { r.guests.running.Add(-1) }
+func (r *Registry) LeaveSerialCall() {
+	r.guests.running.Add(-1)
+	r.leave()
+}
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a
 // guest in the same call as at the last round whose public deque holds

@@ -10,8 +10,9 @@ import (
 
 // A call from a goroutine runs serially only while the registry is
 // saturated (its guests in a call fill the Ps, or did since the monitor's
-// last round) and open; it counts as a guest in a call until it leaves,
-// and a refused one counts nowhere.
+// last round) and open; it counts as a guest in a call and as a call from
+// outside (which keeps the monitor looking) until it leaves, and a
+// refused one counts nowhere.
 func TestSerialCallOnlyWhileSaturated(t *testing.T) {
 	for _, c := range []struct {
 		name    string
@@ -45,11 +46,14 @@ func TestSerialCallOnlyWhileSaturated(t *testing.T) {
 			require.Equal(t, c.want, got)
 			if !got {
 				assert.Equal(t, c.running, gs.running.Load(), "a refused serial call changed the guests in a call")
+				assert.Zero(t, r.active.Load(), "a refused serial call stayed admitted")
 				return
 			}
 			assert.Equal(t, c.running+1, gs.running.Load(), "a serial call is not counted as a guest in a call")
+			assert.Equal(t, int64(1), r.active.Load(), "a serial call is not counted as a call from outside")
 			r.LeaveSerialCall()
 			assert.Equal(t, c.running, gs.running.Load())
+			assert.Zero(t, r.active.Load())
 		})
 	}
 }
