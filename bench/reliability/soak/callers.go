@@ -13,7 +13,8 @@ import (
 
 // manyCallers has many goroutines call one pool at once, each through a
 // random entry point (Run with joins, Join, Scope, a forkjoin loop inside
-// Run, Isolate, Submit, a group's Go and Wait), the way a server's
+// Run, Isolate, Submit, a group's Go and Wait, and a forkjoin loop from the
+// goroutine, which runs on the default pool), the way a server's
 // handlers do: more of them than the pool has guest slots now and then,
 // so that some run their calls on their own goroutines and the rest hand
 // them to the workers. Half the operations use a pool of their own with a
@@ -78,7 +79,7 @@ func (s *soak) manyCallers(r *rand.Rand, shared *pool.Pool) {
 // if its work had run, without calling the pool.
 func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 	const tasks = 16
-	kind := r.IntN(7)
+	kind := r.IntN(8)
 	inj := s.newInjector(r, famCallers, tasks)
 	var ran [tasks]atomic.Int32
 	index := func() {
@@ -174,6 +175,13 @@ func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 				}
 			}
 			rethrow(refused, first)
+		case 7: // a forkjoin loop from the goroutine, on the default pool:
+			// serially on the caller while the callers fill its Ps. A task
+			// per chunk: every chunk runs, even after another panicked.
+			forkjoin.For(0, tasks, 1, func(i, _ int) {
+				index()
+				task(i)
+			})
 		default: // a group, Go and Wait from the goroutine
 			g, _ := p.NewGroup(context.Background())
 			g.SetLimit(1 + r.IntN(tasks))
@@ -206,7 +214,9 @@ func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 		}
 		return
 	}
-	if !s.outcome(famCallers, inj, v) {
+	// For runs every chunk even when one panics, and entry 7 has a task
+	// per chunk: its tasks ran once each whatever came out.
+	if !s.outcome(famCallers, inj, v) && kind != 7 {
 		return
 	}
 	if err != nil {
