@@ -37,11 +37,15 @@
 //
 // Everything runs on pool.Current(): the pool of the worker that calls,
 // or pool.Default() for any other goroutine. Off-pool, a function that
-// forks hands its whole computation to pool.Default() once and blocks
-// until it is done, rather than making a round trip per fork. An input too
-// small to split (For over a single chunk, Reduce over a single piece,
-// Sort of a few thousand elements) is processed on the calling goroutine
-// without touching a pool.
+// forks enters pool.Default() once for its whole computation, rather than
+// making a round trip per fork: the calling goroutine runs it there as a
+// guest of the pool, whose workers steal its forks (pool.WithGuests). While
+// that pool's callers fill its Ps (request handlers, say), For and what is
+// built on it, Fold and Reduce run serially on the calling goroutine
+// instead, For's chunks in order: no worker could help without taking a P
+// from another caller. An input too small to split (For over a single
+// chunk, Reduce over a single piece, Sort of a few thousand elements) is
+// processed on the calling goroutine without touching a pool.
 //
 // # Panics
 //

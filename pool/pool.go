@@ -171,7 +171,8 @@ const DefaultGuests = 64
 // waking a worker (docs/performance/server.md has the measurements).
 // While as many guests compute as there are Ps, workers leave them alone
 // and they wake nobody for their own forks: each caller computes its call
-// by itself. A guest takes a worker's place: while it computes, one worker
+// by itself (and package forkjoin's loops called from a goroutine then
+// run serially on it without a slot). A guest takes a worker's place: while it computes, one worker
 // fewer looks for work (at least one does), so the pool and its callers
 // never run more threads of work than GOMAXPROCS.
 //
