@@ -228,7 +228,10 @@
 // them turns into a queue behind their time slices (acquireGuest, and
 // lockForGuest in spares.go, say why). What a call would allocate each
 // time and may keep for the next waits in the worker's scratch cell
-// (Worker.Scratch; forkjoin's Fold keeps its folder there).
+// (Worker.Scratch; forkjoin's Fold keeps its folder there). While the
+// guests fill the Ps (saturated, guest.go), forkjoin's loops called from a
+// goroutine take no slot: EnterSerialCall admits them, counted as guests
+// in a call, and they run serially on the caller.
 //
 // # Lifecycle
 //
