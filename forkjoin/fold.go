@@ -42,10 +42,12 @@ import (
 //
 // Called from a goroutine that is no worker while the default pool's
 // callers fill its Ps (request handlers that each fold, say), Fold folds
-// the range as a single piece on the caller, where WorkerIndex is -1: no
-// worker could help without taking a P from another caller, and pieces
-// would only cost their bookkeeping (the guide's "In a server: calls from
-// goroutines").
+// the pieces in order on the caller into one accumulator, where
+// WorkerIndex is -1: no worker could help without taking a P from another
+// caller, and their bookkeeping would only cost. Should that take longer
+// than the pool's blocked-task monitor takes to look twice (a piece that
+// blocks, a long request), the pieces left go to the pool (the guide's "In
+// a server: calls from goroutines").
 //
 // A nil function panics with a message naming the call. A panic in init, body or merge stops the starting of pieces
 // and is re-raised as a *pool.PanicError once the pieces already started
@@ -63,7 +65,33 @@ func Fold[S any](lo, hi, grain int, init func() S, body func(acc S, lo, hi int) 
 	if pieces <= 1 {
 		return topCall(foldWhole[S], nil, spec, false)
 	}
-	return topCall(foldPieces[S], foldWhole[S], spec, true)
+	return topCall(foldPieces[S], foldSerial[S], spec, true)
+}
+
+// foldSerial folds spec's pieces in order on the calling goroutine into
+// one accumulator, as a worker's run of them would: Fold's serial form
+// (see enterSerialCall). Once c is overdue it hands the pieces left to
+// the pool, and merges what they fold after its own.
+func foldSerial[S any](c runtime.SerialCall, spec foldSpec[S]) S {
+	left := false
+	defer serialLeave(c, &left)
+	acc := spec.init()
+	for k := range spec.pieces {
+		if k > 0 && c.Overdue() {
+			left = true
+			c.Leave()
+			rest := spec
+			rest.lo += int(spec.start(k))
+			rest.n -= spec.start(k)
+			rest.pieces -= k
+			if rest.pieces == 1 {
+				return spec.merge(acc, foldWhole(rest))
+			}
+			return spec.merge(acc, topCallOffPool(foldPieces[S], nil, rest))
+		}
+		acc = spec.body(acc, spec.lo+int(spec.start(k)), spec.lo+int(spec.start(k+1)))
+	}
+	return acc
 }
 
 // foldSpec is a Fold of several pieces, before a worker takes it up.
@@ -83,6 +111,14 @@ func foldPieces[S any](spec foldSpec[S]) S {
 	acc := f.run()
 	f.release(w)
 	return acc
+}
+
+// start returns the offset of piece k's first index: the n indexes are
+// spread evenly, so every piece holds n/pieces or one more.
+func (s *foldSpec[S]) start(k int) uint {
+	p := uint(s.pieces)
+	base, extra := s.n/p, s.n%p
+	return uint(k)*base + min(uint(k), extra)
 }
 
 // foldWhole runs a Fold as a single piece, on the calling goroutine.
@@ -273,12 +309,4 @@ func (f *folder[S]) piece(o *openRun, k int) {
 	l, h := f.start(k), f.start(k+1)
 	f.runs[first].acc = f.body(f.runs[first].acc, f.lo+int(l), f.lo+int(h))
 	o.next, o.first = k+1, first
-}
-
-// start returns the offset of piece k's first index: the n indexes are
-// spread evenly, so every piece holds n/pieces or one more.
-func (f *folder[S]) start(k int) uint {
-	p := uint(f.pieces)
-	base, extra := f.n/p, f.n%p
-	return uint(k)*base + min(uint(k), extra)
 }

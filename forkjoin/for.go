@@ -48,13 +48,17 @@ func For(lo, hi, grain int, body func(lo, hi int)) {
 }
 
 // forSerial covers t's range on the calling goroutine, in For's chunks in
-// order: For's serial form (see serialRegistry). Every chunk runs even if
-// body panics in another, and the first panic, the lowest chunk's, is
+// order: For's serial form (see enterSerialCall), which hands the chunks
+// left to the pool once c is overdue. Every chunk runs even if body
+// panics in another, and the first panic, the lowest chunk's, is
 // re-raised once they have all run, as For does.
-func forSerial(t forTask) {
+func forSerial(c runtime.SerialCall, t forTask) {
+	left := false
+	defer serialLeave(c, &left)
 	var first *runtime.PanicError
 	n, grain := uint(t.hi)-uint(t.lo), uint(t.grain)
-	for done := uint(0); done < n; {
+	done := uint(0)
+	for done < n && (done == 0 || !c.Overdue()) {
 		// Chunk [l, l+size): in uint, as For's halving is, since hi - lo
 		// may not fit in an int.
 		size := min(grain, n-done)
@@ -64,9 +68,26 @@ func forSerial(t forTask) {
 		}
 		done += size
 	}
+	if done < n {
+		left = true
+		c.Leave()
+		rest := t
+		rest.lo = int(uint(t.lo) + done)
+		if pe := forOffPool(rest); pe != nil && first == nil {
+			first = pe
+		}
+	}
 	if first != nil {
 		raise(first)
 	}
+}
+
+// forOffPool covers t's range on pool.Default(), as a call from a
+// goroutine that is no worker, and returns the lowest chunk's panic.
+func forOffPool(t forTask) (pe *runtime.PanicError) {
+	defer recoverPanic(&pe)
+	topDoOffPool(forChunks, nil, t)
+	return nil
 }
 
 // runChunk calls body(lo, hi) and returns its panic, if it panics.

@@ -1,5 +1,7 @@
 package forkjoin
 
+import "github.com/spindle-go/spindle/runtime"
+
 // Reduce combines the elements of in with op, in order, possibly in
 // parallel on the current pool, and returns the result: op(...op(op(in[0],
 // in[1]), in[2])..., in[n-1]) up to the placement of parentheses. op must
@@ -37,11 +39,31 @@ func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
 		a, b := Call(reduce, s[:m], s[m:])
 		return op(a, b)
 	}
-	return topCall(reduce, func(s []T) T { return reduceRun(s, op) }, in, len(in) > grain)
+	// The serial form (see enterSerialCall): the pieces in order on the
+	// caller, the rest to the pool once the call is overdue.
+	serial := func(c runtime.SerialCall, s []T) T {
+		left := false
+		defer serialLeave(c, &left)
+		acc := s[0]
+		for i := 1; i < len(s); {
+			end := min(i+grain, len(s))
+			for _, x := range s[i:end] {
+				acc = op(acc, x)
+			}
+			i = end
+			if i < len(s) && c.Overdue() {
+				left = true
+				c.Leave()
+				return op(acc, topCallOffPool(reduce, nil, s[i:]))
+			}
+		}
+		return acc
+	}
+	return topCall(reduce, serial, in, len(in) > grain)
 }
 
 // reduceRun folds s, not empty, serially from its first element: a piece
-// of a Reduce, or all of it (Reduce's serial form, see serialRegistry).
+// of a Reduce.
 func reduceRun[T any](s []T, op func(a, b T) T) T {
 	acc := s[0]
 	for _, x := range s[1:] {

@@ -26,8 +26,8 @@ func nilFunc(call string) { panic(call + ": nil function") }
 // topCall returns f(x) for an entry point; split says whether f forks.
 // serial, if not nil, is f's serial form, which a call from a goroutine
 // that is no worker runs instead while the default pool's callers fill
-// its Ps (see serialRegistry).
-func topCall[A, R any](f, serial func(A) R, x A, split bool) R {
+// its Ps (see enterSerialCall).
+func topCall[A, R any](f func(A) R, serial func(runtime.SerialCall, A) R, x A, split bool) R {
 	if split && runtime.CurrentWorker() == nil {
 		return topCallOffPool(f, serial, x)
 	}
@@ -36,7 +36,7 @@ func topCall[A, R any](f, serial func(A) R, x A, split bool) R {
 }
 
 // topDo is topCall for a function without a result.
-func topDo[A any](f, serial func(A), x A, split bool) {
+func topDo[A any](f func(A), serial func(runtime.SerialCall, A), x A, split bool) {
 	if split && runtime.CurrentWorker() == nil {
 		topDoOffPool(f, serial, x)
 		return
@@ -97,17 +97,16 @@ func recoverPanic(dst **runtime.PanicError) {
 }
 
 // topCallOffPool runs f(x) on pool.Default(), whose Run re-raises panics
-// as *PanicError, or serial(x) on the caller (see serialRegistry). Out of
+// as *PanicError, or serial(x) on the caller (see enterSerialCall). Out of
 // line so that its closure's captures do not make topCall's variables
 // escape on the worker path.
 //
 //go:noinline
-func topCallOffPool[A, R any](f, serial func(A) R, x A) (r R) {
+func topCallOffPool[A, R any](f func(A) R, serial func(runtime.SerialCall, A) R, x A) (r R) {
 	if serial != nil {
-		if reg := serialRegistry(); reg != nil {
-			defer reg.LeaveSerialCall()
+		if c, ok := enterSerialCall(); ok {
 			defer rethrow()
-			return serial(x)
+			return serial(c, x)
 		}
 	}
 	pool.Default().Run(func() { r = f(x) })
@@ -117,32 +116,39 @@ func topCallOffPool[A, R any](f, serial func(A) R, x A) (r R) {
 // topDoOffPool is topCallOffPool for a function without a result.
 //
 //go:noinline
-func topDoOffPool[A any](f, serial func(A), x A) {
+func topDoOffPool[A any](f func(A), serial func(runtime.SerialCall, A), x A) {
 	if serial != nil {
-		if reg := serialRegistry(); reg != nil {
-			defer reg.LeaveSerialCall()
+		if c, ok := enterSerialCall(); ok {
 			defer rethrow()
-			serial(x)
+			serial(c, x)
 			return
 		}
 	}
 	pool.Default().Run(func() { f(x) })
 }
 
-// serialRegistry returns the default pool's registry, entered for a call
-// that runs serially on the calling goroutine, a goroutine that is no
-// worker, while the pool is saturated: its callers in a call (request
-// handlers, say) fill its Ps (runtime.Registry.EnterSerialCall), so no
-// worker could help without taking a P from one of them. The loops then
-// run as one piece, or For's chunks one after the other, on the caller, as
-// a range too small to split does, without the guest slot and the pieces
-// that a call from a goroutine otherwise costs (runtime/guest.go). Else it
-// returns nil, and the call runs on the pool (as a guest).
-func serialRegistry() *runtime.Registry {
-	if reg := defaultreg.Registry(); reg.EnterSerialCall() {
-		return reg
+// enterSerialCall admits a call from a goroutine that is no worker to run
+// serially on the caller while the default pool is saturated: its callers
+// in a call (request handlers, say) fill its Ps
+// (runtime.Registry.EnterSerialCall), so no worker could help without
+// taking a P from one of them. The loop then runs its pieces one after
+// the other on the caller, as a range too small to split does, without
+// the guest slot and the pieces' bookkeeping that a call from a goroutine
+// otherwise costs (runtime/guest.go). Its serial form leaves the call
+// (serialLeave) once done, or once the call is overdue: it then hands the
+// pieces left to the pool, as any call from a goroutine, where a piece
+// that blocks gets the workers its siblings need. Otherwise it reports
+// false, and the call runs on the pool (as a guest).
+func enterSerialCall() (runtime.SerialCall, bool) {
+	return defaultreg.Registry().EnterSerialCall()
+}
+
+// serialLeave, deferred by a serial form, ends its call c unless the form
+// already has (left), to hand its rest to the pool.
+func serialLeave(c runtime.SerialCall, left *bool) {
+	if !*left {
+		c.Leave()
 	}
-	return nil
 }
 
 // chunksPerWorker is how many pieces For, Map and Reduce aim for per

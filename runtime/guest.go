@@ -73,6 +73,13 @@ type guests struct {
 	// fewer (see saturated). Written once per change, on the line that
 	// every guest's arrival writes anyway (running).
 	filled atomic.Bool
+	// rounds counts the monitor's rounds (monitorRound), for the serial
+	// calls' Overdue: on a line of its own, which serial callers read
+	// between their pieces and the monitor writes once a round, away from
+	// running, which every call writes.
+	_      [falseSharingRange]byte
+	rounds atomic.Uint32
+	_      [falseSharingRange - 4]byte
 }
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
@@ -178,28 +185,33 @@ func (r *Registry) noteFilled() {
 // serially on that goroutine, holding no guest slot, and reports true,
 // while the registry is saturated (see saturated: its guests in a call
 // fill the Ps, or did since the monitor's last round); the caller then
-// runs its call without forking and calls LeaveSerialCall when it
-// returns. It reports false otherwise, and on a closed registry: the call
-// goes the usual way (Run, as a guest).
+// runs its call without forking, asks Overdue between its pieces, and
+// calls Leave when done. It reports false otherwise, and on a closed
+// registry: the call goes the usual way (Run, as a guest).
 //
-// It is for the loops of package forkjoin, whose serial form is one
-// piece, the same as for a range too small to split. A saturated guest
-// already runs its call alone, as a serial handler would; what it still
-// pays for its slot and its pieces (the slot taken, registered and handed
-// back, a push and a pop per piece) buys nothing while no thief may come,
-// and is a measurable part of a short request
+// It is for the loops of package forkjoin, whose serial form is their
+// pieces one after the other, as for a range too small to split. A
+// saturated guest already runs its call alone, as a serial handler would;
+// what it still pays for its slot and its pieces (the slot taken,
+// registered and handed back, a push and a pop per piece) buys nothing
+// while no thief may come, and is a measurable part of a short request
 // (docs/performance/server.md). A serial call counts as a guest in a call
 // (running) and as a call from outside (active) while it lasts, so
 // saturation stays measured over every caller, and Close waits for it as
 // for any call.
 //
-// What it gives up is what a guest's queued pieces offer: a piece that
-// waits for a later piece of the same loop (a barrier across chunks)
-// would wait forever. forkjoin's loops promise no such concurrency (a
+// What a serial call gives up is what a guest's queued pieces offer: a
+// thief for them when its task blocks (noteStaleGuests, then spares). So
+// it stays serial only while it is short: once the monitor has looked
+// twice since it began (Overdue), the caller hands the rest of its pieces
+// to the pool, as a call from a goroutine, where a piece that blocks (a
+// read, a sleep) gets the workers its siblings need. A piece that waits
+// for a later piece of the same loop (a barrier across chunks) would
+// still wait forever: forkjoin's loops promise no such concurrency (a
 // range of one piece runs whole on the caller already).
-func (r *Registry) EnterSerialCall() bool {
+func (r *Registry) EnterSerialCall() (SerialCall, bool) {
 	if !r.saturated() {
-		return false // no admission for a call that goes the usual way
+		return SerialCall{}, false // no admission for a call that goes the usual way
 	}
 	// Admitted as any call from outside (admit): it keeps the registry
 	// busy for the monitor, which would otherwise find it idle between
@@ -207,20 +219,36 @@ func (r *Registry) EnterSerialCall() bool {
 	// stepping aside with it (sharedPs); and it reads GOMAXPROCS, whose
 	// rise since may end the saturation (resize clears filled).
 	if !r.admit() {
-		return false
+		return SerialCall{}, false
 	}
 	if !r.saturated() {
 		r.leave()
-		return false
+		return SerialCall{}, false
 	}
 	r.guests.running.Add(1)
-	return true
+	// Overdue counts the monitor's rounds: it must look while serial
+	// calls run, even when no call hands it a job (payKick).
+	r.payKick()
+	return SerialCall{r, r.guests.rounds.Load()}, true
 }
 
-// LeaveSerialCall ends a call that EnterSerialCall admitted.
-func (r *Registry) LeaveSerialCall() {
-	r.guests.running.Add(-1)
-	r.leave()
+// SerialCall is a call that EnterSerialCall admitted: its registry, and
+// the monitor's round count when it began.
+type SerialCall struct {
+	reg   *Registry
+	begun uint32
+}
+
+// Overdue reports whether the monitor has begun two rounds or more since
+// the call began (so it has run for a monitor tick at least): the caller
+// should hand the rest of its work to the pool (see EnterSerialCall). One
+// load of a line the monitor writes once a round.
+func (c SerialCall) Overdue() bool { return c.reg.guests.rounds.Load()-c.begun >= 2 }
+
+// Leave ends the call. Call it once.
+func (c SerialCall) Leave() {
+	c.reg.guests.running.Add(-1)
+	c.reg.leave()
 }
 
 // noteStaleGuests is the monitor's look at the guests (see saturated): a

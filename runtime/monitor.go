@@ -186,9 +186,10 @@ func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
 // little since the last look sleeps now.
 func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
 	sp := &r.spares
-	r.checkProcs()      // size.go
-	r.wakeWithinCount() // workers parked while guests ran (size.go)
-	r.noteFilled()      // guest.go
+	r.guests.rounds.Add(1) // serial calls' clock (guest.go, SerialCall)
+	r.checkProcs()         // size.go
+	r.wakeWithinCount()    // workers parked while guests ran (size.go)
+	r.noteFilled()         // guest.go
 	now := time.Now()
 	marking := m.readGC()
 	// Goroutines waiting for a P: the monitor itself may hold the P a

@@ -42,7 +42,7 @@ func TestSerialCallOnlyWhileSaturated(t *testing.T) {
 				r.closed.Store(false)
 				gs.running.Store(0)
 			}()
-			got := r.EnterSerialCall()
+			call, got := r.EnterSerialCall()
 			require.Equal(t, c.want, got)
 			if !got {
 				assert.Equal(t, c.running, gs.running.Load(), "a refused serial call changed the guests in a call")
@@ -51,7 +51,7 @@ func TestSerialCallOnlyWhileSaturated(t *testing.T) {
 			}
 			assert.Equal(t, c.running+1, gs.running.Load(), "a serial call is not counted as a guest in a call")
 			assert.Equal(t, int64(1), r.active.Load(), "a serial call is not counted as a call from outside")
-			r.LeaveSerialCall()
+			call.Leave()
 			assert.Equal(t, c.running, gs.running.Load())
 			assert.Zero(t, r.active.Load())
 		})
@@ -72,7 +72,40 @@ func TestRaisedProcsEndSaturation(t *testing.T) {
 	require.Equal(t, int32(2), gs.procs.Load(), "guests.procs does not follow the registry's reading")
 	require.True(t, r.saturated())
 	goruntime.GOMAXPROCS(3)
-	assert.False(t, r.EnterSerialCall(), "a serial call admitted at more Ps than guests in a call")
+	_, ok := r.EnterSerialCall()
+	assert.False(t, ok, "a serial call admitted at more Ps than guests in a call")
 	assert.Equal(t, int32(3), gs.procs.Load())
 	assert.False(t, gs.filled.Load(), "the resize left filled set")
+}
+
+// A serial call is overdue once the monitor has begun two rounds since it
+// began (one may begin right after it did).
+func TestSerialCallOverdueAfterTwoRounds(t *testing.T) {
+	r := newRegistry(t, Config{Workers: 1, Guests: 4}) // no monitor: the test plays it
+	gs := &r.guests
+	gs.watched = true
+	gs.running.Store(gs.procs.Load()) // the callers fill the Ps
+	defer gs.running.Store(0)
+	call, ok := r.EnterSerialCall()
+	require.True(t, ok)
+	defer call.Leave()
+	assert.False(t, call.Overdue(), "overdue as it began")
+	gs.rounds.Add(1)
+	assert.False(t, call.Overdue(), "overdue after one round, which may have begun as it did")
+	gs.rounds.Add(1)
+	assert.True(t, call.Overdue(), "not overdue after two rounds")
+}
+
+// A serial call's admission pays the kick it owes the monitor, so that the
+// monitor looks, and counts the rounds Overdue reads, while only serial
+// calls run: none hands the workers a job, where a guest's call pays it.
+func TestSerialCallPaysTheMonitorsKick(t *testing.T) {
+	r := newRegistry(t, Config{Workers: 1, Guests: 4, Spares: 1})
+	gs := &r.guests
+	gs.running.Store(gs.procs.Load()) // the callers fill the Ps
+	defer gs.running.Store(0)
+	call, ok := r.EnterSerialCall()
+	require.True(t, ok)
+	defer call.Leave()
+	assert.False(t, r.spares.kickOwed.Load(), "a serial call left the monitor's kick owed")
 }
