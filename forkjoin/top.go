@@ -15,7 +15,7 @@ import (
 // piece of work runs on the calling goroutine, which saves a round trip to
 // the pool for inputs too small to split. A loop called off-pool while the
 // default pool's callers fill its Ps does not fork either (its serial
-// form, see serialRegistry). In every case a panic leaves the entry point
+// form, see enterSerialCall). In every case a panic leaves the entry point
 // as a *pool.PanicError, so the panic's type does not depend on the
 // input's size or the pool's load.
 
