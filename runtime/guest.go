@@ -240,9 +240,9 @@ type SerialCall struct {
 }
 
 // Overdue reports whether the monitor has begun two rounds or more since
-// the call began (so it has run for a monitor tick at least): the caller
-// should hand the rest of its work to the pool (see EnterSerialCall). One
-// load of a line the monitor writes once a round.
+// the call began, so that it has run for one of the monitor's ticks at
+// least: the caller should hand the rest of its work to the pool (see
+// EnterSerialCall). One load of a line the monitor writes once a round.
 func (c SerialCall) Overdue() bool { return c.reg.guests.rounds.Load()-c.begun >= 2 }
 
 // Leave ends the call. Call it once.
