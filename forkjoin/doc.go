@@ -40,12 +40,14 @@
 // forks enters pool.Default() once for its whole computation, rather than
 // making a round trip per fork: the calling goroutine runs it there as a
 // guest of the pool, whose workers steal its forks (pool.WithGuests). While
-// that pool's callers fill its Ps (request handlers, say), For and what is
-// built on it, Fold and Reduce run serially on the calling goroutine
-// instead, For's chunks in order: no worker could help without taking a P
-// from another caller. An input too small to split (For over a single
-// chunk, Reduce over a single piece, Sort of a few thousand elements) is
-// processed on the calling goroutine without touching a pool.
+// that pool's callers fill its Ps (request handlers, say), Fold and Reduce
+// run their pieces in order on the calling goroutine instead, since no
+// worker could help without taking a P from another caller, and hand the
+// pieces left to the pool if that takes the pool's monitor two looks (a
+// piece that blocks). For and what is built on it keep the guest path:
+// their chunks may wait for one another. An input too small to split (For
+// over a single chunk, Reduce over a single piece, Sort of a few thousand
+// elements) is processed on the calling goroutine without touching a pool.
 //
 // # Panics
 //

@@ -1,6 +1,10 @@
 package forkjoin
 
-import "cmp"
+import (
+	"cmp"
+
+	"github.com/spindle-go/spindle/internal/defaultreg"
+)
 
 // SortCutoff is Sort with a given serial cutoff: small cutoffs make small
 // inputs go through the parallel partitioning that Sort keeps for large
@@ -33,3 +37,7 @@ func PartitionOrdered[E cmp.Ordered](s []E) int { return partitionOrdered(s) }
 
 // BlockSize is how many elements the block partition classifies at a time.
 const BlockSize = blockSize
+
+// DefaultMonitorRounds is how many rounds the default pool's blocked-task
+// monitor has begun: the clock that makes a serial call overdue.
+func DefaultMonitorRounds() uint32 { return defaultreg.Registry().MonitorRounds() }

@@ -47,7 +47,9 @@ import (
 // caller, and their bookkeeping would only cost. Should that take longer
 // than the pool's blocked-task monitor takes to look twice (a piece that
 // blocks, a long request), the pieces left go to the pool (the guide's "In
-// a server: calls from goroutines").
+// a server: calls from goroutines"). So a piece must not wait for another
+// piece of the same Fold, which Fold never promises to run at the same
+// time (For's chunks may).
 //
 // A nil function panics with a message naming the call. A panic in init, body or merge stops the starting of pieces
 // and is re-raised as a *pool.PanicError once the pieces already started
@@ -84,9 +86,6 @@ func foldSerial[S any](c runtime.SerialCall, spec foldSpec[S]) S {
 			rest.lo += int(spec.start(k))
 			rest.n -= spec.start(k)
 			rest.pieces -= k
-			if rest.pieces == 1 {
-				return spec.merge(acc, foldWhole(rest))
-			}
 			return spec.merge(acc, topCallOffPool(foldPieces[S], nil, rest))
 		}
 		acc = spec.body(acc, spec.lo+int(spec.start(k)), spec.lo+int(spec.start(k+1)))

@@ -26,10 +26,8 @@ type forTask struct {
 // it has left exposed to other workers, and, while some worker is idle,
 // queues all of the chunks after the one it starts, in halves, so that
 // every idle worker can take some. A range that is a single chunk runs on
-// the calling goroutine; so do all the chunks, in order, when For is
-// called from a goroutine that is no worker while the default pool's
-// callers fill its Ps (see Fold). Every chunk runs even if body panics in
-// another; once all have finished, the panic of the lowest chunk that panicked (the one
+// the calling goroutine. Every chunk runs even if body panics in another; once
+// all have finished, the panic of the lowest chunk that panicked (the one
 // a serial loop would meet first) is re-raised as a *pool.PanicError.
 func For(lo, hi, grain int, body func(lo, hi int)) {
 	if body == nil {
@@ -44,57 +42,7 @@ func For(lo, hi, grain int, body func(lo, hi int)) {
 	if grain <= 0 {
 		grain = autoGrain(n)
 	}
-	topDo(forChunks, forSerial, forTask{lo, hi, grain, body}, n > uint(grain))
-}
-
-// forSerial covers t's range on the calling goroutine, in For's chunks in
-// order: For's serial form (see enterSerialCall), which hands the chunks
-// left to the pool once c is overdue. Every chunk runs even if body
-// panics in another, and the first panic, the lowest chunk's, is
-// re-raised once they have all run, as For does.
-func forSerial(c runtime.SerialCall, t forTask) {
-	left := false
-	defer serialLeave(c, &left)
-	var first *runtime.PanicError
-	n, grain := uint(t.hi)-uint(t.lo), uint(t.grain)
-	done := uint(0)
-	for done < n && (done == 0 || !c.Overdue()) {
-		// Chunk [l, l+size): in uint, as For's halving is, since hi - lo
-		// may not fit in an int.
-		size := min(grain, n-done)
-		l := int(uint(t.lo) + done)
-		if pe := runChunk(t.body, l, int(uint(l)+size)); pe != nil && first == nil {
-			first = pe
-		}
-		done += size
-	}
-	if done < n {
-		left = true
-		c.Leave()
-		rest := t
-		rest.lo = int(uint(t.lo) + done)
-		if pe := forOffPool(rest); pe != nil && first == nil {
-			first = pe
-		}
-	}
-	if first != nil {
-		raise(first)
-	}
-}
-
-// forOffPool covers t's range on pool.Default(), as a call from a
-// goroutine that is no worker, and returns the lowest chunk's panic.
-func forOffPool(t forTask) (pe *runtime.PanicError) {
-	defer recoverPanic(&pe)
-	topDoOffPool(forChunks, nil, t)
-	return nil
-}
-
-// runChunk calls body(lo, hi) and returns its panic, if it panics.
-func runChunk(body func(lo, hi int), lo, hi int) (pe *runtime.PanicError) {
-	defer recoverPanic(&pe)
-	body(lo, hi)
-	return nil
+	topDo(forChunks, nil, forTask{lo, hi, grain, body}, n > uint(grain))
 }
 
 // forChunks covers t's range as a bulk spawn of its chunks, or as one

@@ -16,9 +16,10 @@ import "github.com/spindle-go/spindle/runtime"
 // empty input and never combined with anything, which saves an op call
 // per piece; for Reduce to agree with a serial fold from identity it
 // must be op's identity. An input that is a single piece is folded on the
-// calling goroutine, and so is all of it when Reduce is called from a
-// goroutine that is no worker while the default pool's callers fill its
-// Ps (see Fold). A panic in op is re-raised as a *pool.PanicError
+// calling goroutine, and so are its pieces, in order, when Reduce is
+// called from a goroutine that is no worker while the default pool's
+// callers fill its Ps, until the call has taken the pool's monitor two
+// looks (see Fold). A panic in op is re-raised as a *pool.PanicError
 // after every piece that started has finished.
 func Reduce[T any](in []T, identity T, op func(a, b T) T) T {
 	if op == nil {

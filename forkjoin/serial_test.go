@@ -56,16 +56,17 @@ func foldPiecesSeen(n, grain int) (pieces [][2]int, where []int) {
 	return pieces, where
 }
 
-// While the default pool's callers fill its Ps, a loop called from a
-// goroutine that is no worker runs serially on the caller: Fold's pieces
-// into one accumulator, For's chunks in order, Reduce's elements, with
-// the results and panics of the parallel forms. Otherwise the same calls
-// run as a guest of the pool. (A serial call that takes a monitor tick
-// hands the rest to the pool, which a slow run of this test may see: only
-// the first piece must run on the caller.)
-func TestLoopsFromGoroutinesRunSeriallyWhileCallersFillThePs(t *testing.T) {
+// While the default pool's callers fill its Ps, a Fold or Reduce called
+// from a goroutine that is no worker runs serially on the caller: Fold's
+// pieces into one accumulator, Reduce's elements, with the results of the
+// parallel forms. Otherwise the same calls run as a guest of the pool. (A
+// serial call that takes the monitor two looks hands the rest to the
+// pool, which a slow run of this test may see: only the first piece must
+// run on the caller.) For keeps the guest path, and its chunks that wait
+// for one another (a barrier) get through.
+func TestReductionsFromGoroutinesRunSeriallyWhileCallersFillThePs(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("saturation needs the blocked-worker monitor, which runs on Linux")
+		t.Skip("saturation is read over the blocked-task monitor's rounds, which run only where it can watch threads")
 	}
 	watchdog(t, func() {
 		// Not saturated: as a guest, in pieces. (The previous test's
@@ -84,20 +85,6 @@ func TestLoopsFromGoroutinesRunSeriallyWhileCallersFillThePs(t *testing.T) {
 		assert.Equal(t, -1, where[0], "Fold's first piece ran elsewhere than on the caller")
 		assert.Equal(t, 1000, coverage(t, pieces, 0, 1000), "Fold's pieces")
 
-		var mu sync.Mutex
-		var chunks [][2]int
-		var chunkWhere []int
-		forkjoin.For(5, 47, 10, func(lo, hi int) {
-			mu.Lock()
-			chunks = append(chunks, [2]int{lo, hi})
-			chunkWhere = append(chunkWhere, pool.WorkerIndex())
-			mu.Unlock()
-		})
-		assert.Equal(t, [2]int{5, 15}, chunks[0], "For's first chunk")
-		assert.Equal(t, -1, chunkWhere[0], "For's first chunk ran elsewhere than on the caller")
-		slices.SortFunc(chunks, func(a, b [2]int) int { return a[0] - b[0] })
-		assert.Equal(t, [][2]int{{5, 15}, {15, 25}, {25, 35}, {35, 45}, {45, 47}}, chunks)
-
 		in := make([]int, 10_000)
 		for i := range in {
 			in[i] = i
@@ -111,23 +98,17 @@ func TestLoopsFromGoroutinesRunSeriallyWhileCallersFillThePs(t *testing.T) {
 		assert.Equal(t, len(in)*(len(in)-1)/2, sum)
 		assert.Equal(t, -1, opWhere, "Reduce's first op ran elsewhere than on the caller")
 
-		// Every chunk runs; the lowest chunk's panic comes out, as a
-		// *pool.PanicError.
-		var ranMu sync.Mutex
-		var ran []int
-		pe := catchPanicError(t, func() {
-			forkjoin.For(0, 8, 1, func(lo, _ int) {
-				ranMu.Lock()
-				ran = append(ran, lo)
-				ranMu.Unlock()
-				if lo == 3 || lo == 5 {
-					panic(lo)
-				}
-			})
+		// For: as a guest, where chunks that wait for one another get
+		// the workers they need.
+		var barrier sync.WaitGroup
+		barrier.Add(2)
+		var chunkWhere [2]int
+		forkjoin.For(0, 2, 1, func(i, _ int) {
+			chunkWhere[i] = pool.WorkerIndex()
+			barrier.Done()
+			barrier.Wait()
 		})
-		assert.Equal(t, 3, pe.Value, "the panic re-raised is not the lowest chunk's")
-		slices.Sort(ran)
-		assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, ran, "a panic stopped the serial chunks")
+		assert.NotEqual(t, -1, chunkWhere[0], "For ran serially on the caller")
 	})
 }
 
@@ -152,46 +133,63 @@ func coverage(t *testing.T, pieces [][2]int, lo, hi int) int {
 	return total
 }
 
-// A serial call whose piece blocks (a read, a sleep) hands the pieces
-// left to the pool once the monitor has looked twice: they run there, as
-// a guest's or a worker's, where a piece that blocks gets the workers its
-// siblings need, rather than one after the other on the caller.
-func TestSerialLoopHandsItsRestToThePoolWhenOverdue(t *testing.T) {
+// waitOverdue blocks the calling piece until the default pool's monitor
+// has begun two rounds more, so that the serial call running it is
+// overdue (as a piece that blocks in a read would make it).
+func waitOverdue() {
+	for begun := forkjoin.DefaultMonitorRounds(); forkjoin.DefaultMonitorRounds()-begun < 2; {
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// A serial Fold or Reduce whose piece blocks (a read, a sleep) hands the
+// pieces left to the pool once the monitor has looked twice: they run
+// there, as a guest's or a worker's, where a piece that blocks gets the
+// workers its siblings need, rather than one after the other on the
+// caller; the result is the serial one.
+func TestSerialReductionHandsItsRestToThePoolWhenOverdue(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("saturation needs the blocked-worker monitor, which runs on Linux")
+		t.Skip("saturation is read over the blocked-task monitor's rounds, which run only where it can watch threads")
 	}
 	watchdog(t, func() {
 		release := fillDefaultPool(t)
 		defer release()
 
 		var mu sync.Mutex
-		where := map[int]int{}
-		forkjoin.For(0, 4, 1, func(i, _ int) {
-			if i == 0 {
-				time.Sleep(20 * time.Millisecond) // many monitor ticks
-			}
-			mu.Lock()
-			where[i] = pool.WorkerIndex()
-			mu.Unlock()
-		})
-		assert.Equal(t, -1, where[0], "For's first chunk ran elsewhere than on the caller")
-		for i := 1; i < 4; i++ {
-			assert.NotEqual(t, -1, where[i], "chunk %d ran on the caller after a blocked chunk", i)
-		}
-
 		var pieceWhere []int
-		sum := forkjoin.Fold(0, 4000, 1000, func() int { return 0 }, func(acc, lo, hi int) int {
+		got := forkjoin.Fold(0, 4000, 1000, func() []int { return nil }, func(acc []int, lo, hi int) []int {
 			if lo == 0 {
-				time.Sleep(20 * time.Millisecond)
+				waitOverdue()
 			}
 			mu.Lock()
 			pieceWhere = append(pieceWhere, pool.WorkerIndex())
 			mu.Unlock()
-			return acc + hi - lo
-		}, func(a, b int) int { return a + b })
-		assert.Equal(t, 4000, sum)
+			return append(acc, lo)
+		}, func(a, b []int) []int { return append(a, b...) })
+		assert.Equal(t, []int{0, 1000, 2000, 3000}, got, "the pieces' results out of order")
 		require.NotEmpty(t, pieceWhere)
 		assert.Equal(t, -1, pieceWhere[0], "Fold's first piece ran elsewhere than on the caller")
 		assert.NotContains(t, pieceWhere[1:], -1, "Fold's pieces after a blocked one ran on the caller")
+
+		in := make([]int, 10_000)
+		for i := range in {
+			in[i] = i
+		}
+		var opMu sync.Mutex
+		first, later := true, map[int]bool{}
+		sum := forkjoin.Reduce(in, 0, func(a, b int) int {
+			opMu.Lock()
+			if first {
+				first = false
+				opMu.Unlock()
+				waitOverdue()
+				return a + b
+			}
+			later[pool.WorkerIndex()] = true
+			opMu.Unlock()
+			return a + b
+		})
+		assert.Equal(t, len(in)*(len(in)-1)/2, sum)
+		assert.False(t, later[-1] && len(later) == 1, "Reduce's ops after a blocked one all ran on the caller")
 	})
 }

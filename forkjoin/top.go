@@ -13,9 +13,9 @@ import (
 // pool.Current() (off-pool the whole call moves to pool.Default() once,
 // rather than at every fork), or it does not fork, and then its single
 // piece of work runs on the calling goroutine, which saves a round trip to
-// the pool for inputs too small to split. A loop called off-pool while the
-// default pool's callers fill its Ps does not fork either (its serial
-// form, see enterSerialCall). In every case a panic leaves the entry point
+// the pool for inputs too small to split. A Fold or Reduce called off-pool
+// while the default pool's callers fill its Ps does not fork either (its
+// serial form, see enterSerialCall), until it is overdue. In every case a panic leaves the entry point
 // as a *pool.PanicError, so the panic's type does not depend on the
 // input's size or the pool's load.
 
@@ -131,14 +131,17 @@ func topDoOffPool[A any](f func(A), serial func(runtime.SerialCall, A), x A) {
 // serially on the caller while the default pool is saturated: its callers
 // in a call (request handlers, say) fill its Ps
 // (runtime.Registry.EnterSerialCall), so no worker could help without
-// taking a P from one of them. The loop then runs its pieces one after
-// the other on the caller, as a range too small to split does, without
-// the guest slot and the pieces' bookkeeping that a call from a goroutine
-// otherwise costs (runtime/guest.go). Its serial form leaves the call
-// (serialLeave) once done, or once the call is overdue: it then hands the
-// pieces left to the pool, as any call from a goroutine, where a piece
-// that blocks gets the workers its siblings need. Otherwise it reports
-// false, and the call runs on the pool (as a guest).
+// taking a P from one of them. The reduction (Fold, Reduce: each piece
+// folds a range of its own and waits for no other) then runs its pieces
+// one after the other on the caller, as a range too small to split does,
+// without the guest slot and the pieces' bookkeeping that a call from a
+// goroutine otherwise costs (runtime/guest.go). Its serial form leaves
+// the call (serialLeave) once done, or once the call is overdue: it then
+// hands the pieces left to the pool, as any call from a goroutine, where a
+// piece that blocks gets the workers its siblings need. Otherwise it
+// reports false, and the call runs on the pool (as a guest). For keeps
+// the guest path: its chunks may wait for one another (a barrier), which
+// only a guest's queued chunks, visible to the pool, let progress.
 func enterSerialCall() (runtime.SerialCall, bool) {
 	return defaultreg.Registry().EnterSerialCall()
 }

@@ -171,8 +171,8 @@ const DefaultGuests = 64
 // waking a worker (docs/performance/server.md has the measurements).
 // While as many guests compute as there are Ps, workers leave them alone
 // and they wake nobody for their own forks: each caller computes its call
-// by itself (and package forkjoin's loops called from a goroutine then
-// run serially on it without a slot). A guest takes a worker's place: while it computes, one worker
+// by itself (on the default pool, forkjoin.Fold and Reduce called from a
+// goroutine then run serially on it without a slot). A guest takes a worker's place: while it computes, one worker
 // fewer looks for work (at least one does), so the pool and its callers
 // never run more threads of work than GOMAXPROCS.
 //
@@ -383,10 +383,11 @@ func (p *Pool) Stats() Stats {
 // WorkerIndex returns the calling worker's index in its pool, or -1 when
 // the caller is not a worker: in [0, Workers()) for the pool's workers, in
 // [Workers(), MaxWorkers()) for a spare running in place of a blocked
-// worker (WithSpares). That includes forkjoin
-// calls made outside a pool whose input is too small to split, which run
-// on the calling goroutine: per-worker state indexed by WorkerIndex needs
-// a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an
+// worker (WithSpares) or a guest's call (WithGuests). -1 includes forkjoin
+// calls made outside a pool whose input is too small to split, and
+// forkjoin.Fold and Reduce called from a goroutine while the default
+// pool's callers fill its Ps, which run on the calling goroutine:
+// per-worker state indexed by WorkerIndex needs a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an
 // accumulator per run of pieces instead.
 func WorkerIndex() int {
 	if w := runtime.WorkerOf(runtime.CurrentG()); w != nil { // inlined: per task

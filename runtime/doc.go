@@ -229,9 +229,10 @@
 // lockForGuest in spares.go, say why). What a call would allocate each
 // time and may keep for the next waits in the worker's scratch cell
 // (Worker.Scratch; forkjoin's Fold keeps its folder there). While the
-// guests fill the Ps (saturated, guest.go), forkjoin's loops called from a
-// goroutine take no slot: EnterSerialCall admits them, counted as guests
-// in a call, and they run serially on the caller.
+// guests fill the Ps (saturated, guest.go), forkjoin's Fold and Reduce
+// called from a goroutine take no slot: EnterSerialCall admits them,
+// counted as guests in a call, and they run serially on the caller until
+// Overdue.
 //
 // # Lifecycle
 //

@@ -114,7 +114,9 @@ type guests struct {
 // other goroutines crowd the Ps: noteStaleGuests), marks it stale, which
 // thieves visit again, and wakes a sleeper for it. So saturation costs
 // parallelism only, never progress, and only where the monitor runs
-// (Config.Spares > 0); without it, and without guests, it is false.
+// (Config.Spares > 0); without it, and without guests, it is false. (A
+// serial call, EnterSerialCall, queues nothing: it is for calls whose
+// pieces wait for no other.)
 //
 // Why the monitor's round and not the count alone: handlers that call
 // back to back leave a call and enter the next a few hundred nanoseconds
@@ -189,8 +191,10 @@ func (r *Registry) noteFilled() {
 // calls Leave when done. It reports false otherwise, and on a closed
 // registry: the call goes the usual way (Run, as a guest).
 //
-// It is for the loops of package forkjoin, whose serial form is their
-// pieces one after the other, as for a range too small to split. A
+// It is for the reductions of package forkjoin (Fold, Reduce), whose
+// pieces each fold a range of their own and wait for no other piece, so
+// that their serial form, the pieces one after the other, is what a range
+// too small to split runs already. A
 // saturated guest already runs its call alone, as a serial handler would;
 // what it still pays for its slot and its pieces (the slot taken,
 // registered and handed back, a push and a pop per piece) buys nothing
@@ -206,9 +210,10 @@ func (r *Registry) noteFilled() {
 // twice since it began (Overdue), the caller hands the rest of its pieces
 // to the pool, as a call from a goroutine, where a piece that blocks (a
 // read, a sleep) gets the workers its siblings need. A piece that waits
-// for a later piece of the same loop (a barrier across chunks) would
-// still wait forever: forkjoin's loops promise no such concurrency (a
-// range of one piece runs whole on the caller already).
+// for a later piece of the same call would wait forever (the piece never
+// returns to ask Overdue): which is why only calls whose pieces never wait
+// for one another may run serially; forkjoin.For's chunks may (a barrier),
+// and For keeps the guest path, whose queued chunks the monitor finds.
 func (r *Registry) EnterSerialCall() (SerialCall, bool) {
 	if !r.saturated() {
 		return SerialCall{}, false // no admission for a call that goes the usual way
@@ -225,7 +230,9 @@ func (r *Registry) EnterSerialCall() (SerialCall, bool) {
 		r.leave()
 		return SerialCall{}, false
 	}
-	r.guests.running.Add(1)
+	// A guest in a call, as a guest's arrival counts one: the Ps stay
+	// filled while only serial calls run.
+	r.noteGuestEntered(r.guests.running.Add(1))
 	// Overdue counts the monitor's rounds: it must look while serial
 	// calls run, even when no call hands it a job (payKick).
 	r.payKick()
@@ -241,9 +248,15 @@ type SerialCall struct {
 
 // Overdue reports whether the monitor has begun two rounds or more since
 // the call began, so that it has run for one of the monitor's ticks at
-// least: the caller should hand the rest of its work to the pool (see
-// EnterSerialCall). One load of a line the monitor writes once a round.
+// least, and longer while every P computes (the monitor waits for one to
+// look; a piece that blocks frees its P): the caller should hand the rest
+// of its work to the pool (see EnterSerialCall). One load of a line the
+// monitor writes once a round.
 func (c SerialCall) Overdue() bool { return c.reg.guests.rounds.Load()-c.begun >= 2 }
+
+// MonitorRounds returns how many rounds the monitor has begun: the clock
+// of Overdue, for tests that wait for a serial call to be overdue.
+func (r *Registry) MonitorRounds() uint32 { return r.guests.rounds.Load() }
 
 // Leave ends the call. Call it once.
 func (c SerialCall) Leave() {

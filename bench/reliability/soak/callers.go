@@ -13,7 +13,7 @@ import (
 
 // manyCallers has many goroutines call one pool at once, each through a
 // random entry point (Run with joins, Join, Scope, a forkjoin loop inside
-// Run, Isolate, Submit, a group's Go and Wait, and a forkjoin loop from the
+// Run, Isolate, Submit, a group's Go and Wait, and a Fold from the
 // goroutine, which runs on the default pool), the way a server's
 // handlers do: more of them than the pool has guest slots now and then,
 // so that some run their calls on their own goroutines and the rest hand
@@ -175,13 +175,27 @@ func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 				}
 			}
 			rethrow(refused, first)
-		case 7: // a forkjoin loop from the goroutine, on the default pool:
-			// serially on the caller while the callers fill its Ps. A task
-			// per chunk: every chunk runs, even after another panicked.
-			forkjoin.For(0, tasks, 1, func(i, _ int) {
+		case 7: // a Fold from the goroutine, on the default pool: serially
+			// on the caller while the callers fill its Ps, the pieces left
+			// handed to the pool once overdue, which a first piece that
+			// blocks for a while (as a read does) makes it now and then. A
+			// task per piece, in order.
+			block := time.Duration(r.IntN(2)) * time.Duration(1+r.IntN(3)) * time.Millisecond
+			got := forkjoin.Fold(0, tasks, 1, func() []int { return nil }, func(acc []int, i, _ int) []int {
+				if i == 0 {
+					time.Sleep(block)
+				}
 				index()
 				task(i)
-			})
+				return append(acc, i)
+			}, func(a, b []int) []int { return append(a, b...) })
+			inOrder := len(got) == tasks
+			for i := 0; inOrder && i < tasks; i++ {
+				inOrder = got[i] == i
+			}
+			if !inOrder {
+				s.violate(famCallers, "entry 7: Fold folded the pieces %v, want 0 to %d in order", got, tasks-1)
+			}
 		default: // a group, Go and Wait from the goroutine
 			g, _ := p.NewGroup(context.Background())
 			g.SetLimit(1 + r.IntN(tasks))
@@ -214,9 +228,7 @@ func (s *soak) oneCall(r *rand.Rand, p *pool.Pool, mayClose, skip bool) {
 		}
 		return
 	}
-	// For runs every chunk even when one panics, and entry 7 has a task
-	// per chunk: its tasks ran once each whatever came out.
-	if !s.outcome(famCallers, inj, v) && kind != 7 {
+	if !s.outcome(famCallers, inj, v) {
 		return
 	}
 	if err != nil {
