@@ -33,9 +33,9 @@ func (r BesideRun) TestedShare() float64 {
 // RunBeside runs the goroutine-heavy endpoint and tested at once, each
 // with clients goroutines sending requests of n elements back to back,
 // for the window and one request at least; every answer is checked
-// against want (ok false if one was wrong). The window must be many of the Go scheduler's 10 ms time
-// slices: a handler that never blocks holds its P for a slice, and over
-// a few slices the shares say who ran first.
+// against want (ok false if one was wrong). The window must be many of
+// the Go scheduler's 10 ms time slices: a handler that never blocks holds
+// its P for a slice, and over a few slices the shares say who ran first.
 func RunBeside(clients int, window time.Duration, n int, tested func(n int) uint64, want uint64) (run BesideRun, ok bool) {
 	var over atomic.Bool
 	var counts [2]atomic.Int64
