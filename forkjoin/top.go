@@ -15,9 +15,9 @@ import (
 // piece of work runs on the calling goroutine, which saves a round trip to
 // the pool for inputs too small to split. A Fold or Reduce called off-pool
 // while the default pool's callers fill its Ps does not fork either (its
-// serial form, see enterSerialCall), until it is overdue. In every case a panic leaves the entry point
-// as a *pool.PanicError, so the panic's type does not depend on the
-// input's size or the pool's load.
+// serial form, see enterSerialCall), until it is overdue. In every case a
+// panic leaves the entry point as a *pool.PanicError, so the panic's type
+// does not depend on the input's size or the pool's load.
 
 // nilFunc panics for a nil function argument, a programming error, naming
 // the call that received it.

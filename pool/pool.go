@@ -172,9 +172,10 @@ const DefaultGuests = 64
 // While as many guests compute as there are Ps, workers leave them alone
 // and they wake nobody for their own forks: each caller computes its call
 // by itself (on the default pool, forkjoin.Fold and Reduce called from a
-// goroutine then run serially on it without a slot). A guest takes a worker's place: while it computes, one worker
-// fewer looks for work (at least one does), so the pool and its callers
-// never run more threads of work than GOMAXPROCS.
+// goroutine then run serially on it without a slot). A guest takes a
+// worker's place: while it computes, one worker fewer looks for work (at
+// least one does), so the pool and its callers never run more threads of
+// work than GOMAXPROCS.
 //
 // While it is a guest, Current returns the pool and WorkerIndex an index
 // in [Workers(), MaxWorkers()), as for a spare; its thread is the
@@ -387,8 +388,9 @@ func (p *Pool) Stats() Stats {
 // calls made outside a pool whose input is too small to split, and
 // forkjoin.Fold and Reduce called from a goroutine while the default
 // pool's callers fill its Ps, which run on the calling goroutine:
-// per-worker state indexed by WorkerIndex needs a slot for -1. For state per piece of a loop, forkjoin.Fold keeps an
-// accumulator per run of pieces instead.
+// per-worker state indexed by WorkerIndex needs a slot for -1. For state
+// per piece of a loop, forkjoin.Fold keeps an accumulator per run of
+// pieces instead.
 func WorkerIndex() int {
 	if w := runtime.WorkerOf(runtime.CurrentG()); w != nil { // inlined: per task
 		return w.Index()
