@@ -178,7 +178,7 @@ func (s *Scope) Busy() bool { return s.count.shared.Load() != 0 }
 // group, nor for a slot under its limit that only that task would free.
 func (s *Scope) InOwnTask() bool {
 	w := s.reg.currentWorker()
-	return w != nil && w.lineage.contains(s)
+	return w != nil && w.lineageWalk.contains(w.lineage, s)
 }
 
 // RunInline runs f at once on the caller, as a task of group s that was

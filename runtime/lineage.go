@@ -9,7 +9,8 @@ package runtime
 // waits for the half. So every worker keeps its lineage, a chain of
 // entries innermost first: one per group task on its stack (group), and
 // one per stolen join half it runs (inherit: the lineage of the forker at
-// the fork). InOwnTask walks the chain and every inherited chain.
+// the fork). InOwnTask walks the chain and every inherited chain, each
+// entry once (lineageWalk).
 //
 // Forks store nothing for it. A join half gets its lineage when it is
 // published (publishOldest), the rare event: the entries that began at or
@@ -57,11 +58,62 @@ func (w *Worker) lineageAt(i int) *lineageEntry {
 	return e
 }
 
-// contains reports whether the chain from e holds a task of group s.
-func (e *lineageEntry) contains(s *Scope) bool {
-	for ; e != nil; e = e.parent {
-		if e.group == s || e.inherit != nil && e.inherit.contains(s) {
+// lineageWalk is a worker's search of lineages (InOwnTask), kept for
+// reuse. A lineage is not a tree: two workers that steal from each other
+// k levels deep build entries whose parent and inherit chains meet again
+// and again, and a walk that followed both without a mark would visit
+// some entries 2^k times. So a walk marks what it visited (seen) and
+// visits every entry it can reach once; visits counts them, for tests.
+type lineageWalk struct {
+	seen   map[*lineageEntry]struct{}
+	stack  []*lineageEntry
+	visits int
+}
+
+// contains reports whether the lineage from e, following parents and
+// inherited lineages, holds a task of group s. Most lineages inherit
+// nothing (no stolen join half below the caller): those it walks without
+// a mark.
+func (lw *lineageWalk) contains(e *lineageEntry, s *Scope) bool {
+	lw.visits = 0
+	inherits := false
+	for x := e; x != nil; x = x.parent {
+		lw.visits++
+		if x.group == s {
 			return true
+		}
+		inherits = inherits || x.inherit != nil
+	}
+	if !inherits {
+		return false
+	}
+	if lw.seen == nil {
+		lw.seen = make(map[*lineageEntry]struct{})
+	}
+	defer func() {
+		clear(lw.seen)
+		clear(lw.stack)
+		lw.stack = lw.stack[:0]
+	}()
+	lw.visits = 0
+	lw.stack = append(lw.stack[:0], e)
+	for n := len(lw.stack); n > 0; n = len(lw.stack) {
+		x := lw.stack[n-1]
+		lw.stack = lw.stack[:n-1]
+		// Down the parents until an entry visited before: the rest of
+		// that chain was visited with it.
+		for ; x != nil; x = x.parent {
+			if _, ok := lw.seen[x]; ok {
+				break
+			}
+			lw.seen[x] = struct{}{}
+			lw.visits++
+			if x.group == s {
+				return true
+			}
+			if x.inherit != nil {
+				lw.stack = append(lw.stack, x.inherit)
+			}
 		}
 	}
 	return false

@@ -28,7 +28,7 @@ import (
 //   - The running goroutine's alone, plain fields: slots, depth,
 //     privHead, stealBuf, rng, siblings, readiedCaller, helping, the free
 //     lists (scopeJobs, spawnJobs, parts, valueJobs), creditScope and
-//     credit, the lineage fields, locked, the iso fields, curLevel,
+//     credit, the lineage fields (lineageWalk too), locked, the iso fields, curLevel,
 //     labels and ownLabels, executedUnpublished, idleTimer.
 //   - Written by the running goroutine, read by others, atomic: g, tid,
 //     taskStart, maxHelping, calls and the counters (steals, levelSteals,
@@ -157,6 +157,7 @@ type Worker struct {
 	lineage        *lineageEntry
 	lineageEntries []*lineageEntry
 	lineageDepth   int
+	lineageWalk    lineageWalk
 
 	// analysing is set on the analysis worker (analyze.go), which runs
 	// calls on every registry in place. It is read only where a call finds
