@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,11 +17,13 @@ import (
 // a goroutine per task under a semaphore (errgroup's SetLimit), the
 // baseline; pool.Group with the task blocking directly (spares make up
 // for the blocked workers); the same with each fan-out begun shortly
-// after the last; the same inside pool.Block; and with spares off (each
-// blocked task holds a worker: about 2 in flight).
+// after the last; the same inside pool.Block; with spares off (each
+// blocked task holds a worker: about 2 in flight); and goroutines and
+// the group again beside 2 goroutines that compute (a loaded server:
+// the Ps are busy, and blocked tasks must still get spares).
 func BenchmarkBlockingFanOut(b *testing.B) {
 	const tasks, limit, wait = 500, 50, 2 * time.Millisecond
-	b.Run("goroutines", func(b *testing.B) {
+	goroutines := func(b *testing.B) {
 		for range b.N {
 			sem := make(chan struct{}, limit)
 			var wg sync.WaitGroup
@@ -35,7 +38,8 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 			wg.Wait()
 		}
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/fanout")
-	})
+	}
+	b.Run("goroutines", goroutines)
 	group := func(b *testing.B, p *pool.Pool, task func()) {
 		for range b.N {
 			g, _ := p.NewGroup(context.Background())
@@ -79,6 +83,31 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 	b.Run("group-nospares", func(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
 	})
+	b.Run("goroutines-beside-2", func(b *testing.B) {
+		defer computeBeside(2)()
+		goroutines(b)
+	})
+	b.Run("group-beside-2", func(b *testing.B) {
+		p := newPool(b, pool.WithWorkers(2))
+		defer computeBeside(2)()
+		group(b, p, func() { time.Sleep(wait) })
+	})
+}
+
+// computeBeside starts n goroutines that compute until the function it
+// returns is called, which waits for them.
+func computeBeside(n int) (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !done.Load() {
+			}
+		}()
+	}
+	return func() { done.Store(true); wg.Wait() }
 }
 
 // BenchmarkSparesWhileComputing counts the spares a computation starts,

@@ -3,7 +3,6 @@ package runtime
 import (
 	goruntime "runtime"
 	"sync/atomic"
-	"time"
 )
 
 // Guests: calls from goroutines that are no worker run on the caller.
@@ -64,9 +63,9 @@ type guests struct {
 	// copied where resize and initSizing write that, so that guests read
 	// it on the lines they read anyway.
 	procs atomic.Int32
-	// watched is set when the registry has guests and its monitor runs,
-	// which finds the guests whose queued work does not move (see
-	// saturated).
+	// watched is set when the registry has guests and its monitor can
+	// see goroutine states, which it needs to find the guests stuck
+	// behind their own queue (see saturated).
 	watched bool
 	// filled is set by a guest whose call made the guests in a call as
 	// many as the Ps, and cleared by the monitor's round that finds them
@@ -110,11 +109,11 @@ type guests struct {
 // waits pop its tasks, but a task it runs may block waiting for a sibling
 // queued behind it (a barrier of tasks, a channel between two): then no
 // thief would come. The monitor finds such a guest (its public deque holds
-// jobs and has not moved for a round, or for longer while the program's
-// other goroutines crowd the Ps: noteStaleGuests), marks it stale, which
-// thieves visit again, and wakes a sleeper for it. So saturation costs
-// parallelism only, never progress, and only where the monitor runs
-// (Config.Spares > 0); without it, and without guests, it is false. (A
+// jobs and has not moved for a round while its goroutine waits:
+// noteStaleGuest), marks it stale, which thieves visit again, and wakes a
+// sleeper for it. So saturation costs parallelism only, never progress,
+// and only where the monitor sees goroutine states (guests.watched);
+// without that, and without guests, it is false. (A
 // serial call, EnterSerialCall, queues nothing: it is for calls whose
 // pieces wait for no other.)
 //
@@ -205,7 +204,7 @@ func (r *Registry) noteFilled() {
 // for any call.
 //
 // What a serial call gives up is what a guest's queued pieces offer: a
-// thief for them when its task blocks (noteStaleGuests, then spares). So
+// thief for them when its task blocks (noteStaleGuest, then spares). So
 // it stays serial only while it is short: once the monitor has looked
 // twice since it began (Overdue), the caller hands the rest of its pieces
 // to the pool, as a call from a goroutine, where a piece that blocks (a
@@ -264,71 +263,35 @@ func (c SerialCall) Leave() {
 	c.reg.leave()
 }
 
-// noteStaleGuests is the monitor's look at the guests (see saturated): a
-// guest in the same call as at the last round whose public deque holds
-// jobs and has not moved since is marked stale, and a sleeping worker is
-// woken for its jobs; a guest whose deque moved or emptied, or which began
-// another call, is not stale. The call count matters: a deque's ends come
-// back where they were after every fork taken back, so a handler running
-// short requests one after the other shows the same ends round after
-// round, and would be taken for stuck, letting thieves take turns with
-// the handlers on the Ps.
-//
-// now is the round's time and crowded the goroutines it saw waiting for a
-// P. While most of those are not guests in a call (the program's own
-// goroutines fill the Ps), a still guest is most likely one of them:
-// preempted, and waiting its turn, often for several of the scheduler's
-// time slices behind goroutines it readies ahead of it. A thief woken for it
-// would take a P from those goroutines, hand its thread's P back and forth
-// with them, and make the guest, once back, wait for the thief; so such a
-// guest is marked stale only once it has been still for
-// staleAmongGoroutines. A guest truly blocked behind its own queue then
-// gets its thief that much later, never not at all. While guests make up
-// most of the waiting goroutines (a server whose handlers all call the
-// pool), or nothing waits, a still guest is marked at once: a thief then
-// runs the same program's calls, or uses an idle P.
-func (r *Registry) noteStaleGuests(watches []workerWatch, now time.Time, crowded int) {
-	gs := &r.guests
-	// The guests in a call past the Ps wait for one, at least; the
-	// others waiting are not guests (an estimate: a guest blocked in a
-	// task counts as running but does not wait, which only makes the
-	// estimate of others lower, and the rescue sooner).
-	others := crowded - max(0, int(gs.running.Load()-gs.procs.Load()))
-	amongGoroutines := others > 0 && 2*others > crowded
-	for i, w := range r.liveWorkers() {
-		if !w.guest {
-			continue
+// noteStaleGuest is the monitor's look at guest w in a call (see
+// saturated): a guest in the same call as at the last round whose public
+// deque holds jobs and has not moved since, and whose goroutine waits
+// outside the engine (waiting: a task it runs blocked, maybe on a sibling
+// queued behind it), is marked stale, and a sleeping worker is woken for
+// its jobs; a guest whose deque moved or emptied, which began another
+// call, or which computes or waits for a P, is not stale. A guest that
+// computes or waits for a P runs its queue itself once back on a P: a
+// thief woken for it would take a P from the program's goroutines, hand
+// its thread's P back and forth with them, and make the guest, once back,
+// wait for the thief. The call count matters: a deque's ends come back
+// where they were after every fork taken back, so a handler running short
+// requests one after the other shows the same ends round after round.
+func (r *Registry) noteStaleGuest(w *Worker, ws *runnerWatch, waiting bool) {
+	top, bottom := w.deque.Ends()
+	calls := w.calls.Load()
+	still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom && calls == ws.guestCalls
+	ws.guestTop, ws.guestBottom, ws.guestCalls = top, bottom, calls
+	if !still || !waiting {
+		if w.stale.Load() {
+			w.stale.Store(false)
 		}
-		ws := &watches[i]
-		top, bottom := w.deque.Ends()
-		calls := w.calls.Load()
-		still := top < bottom && top == ws.guestTop && bottom == ws.guestBottom && calls == ws.guestCalls
-		ws.guestTop, ws.guestBottom, ws.guestCalls = top, bottom, calls
-		if !still {
-			ws.guestStill = time.Time{}
-			if w.stale.Load() {
-				w.stale.Store(false)
-			}
-			continue
-		}
-		if ws.guestStill.IsZero() {
-			ws.guestStill = now
-		}
-		if w.stale.Load() || amongGoroutines && now.Sub(ws.guestStill) < staleAmongGoroutines {
-			continue
-		}
+		return
+	}
+	if !w.stale.Load() {
 		w.stale.Store(true)
 		r.sleep.NewInjectedJobs(1, false)
 	}
 }
-
-// staleAmongGoroutines is how long a guest's queue must stay still, while
-// the goroutines waiting for a P are mostly not guests, before the monitor
-// marks it stale (noteStaleGuests): longer than a preempted goroutine
-// usually waits for its turn on a loaded machine, short enough that a
-// guest blocked behind its own queue is unstuck well before anything would
-// report a stall.
-const staleAmongGoroutines = 50 * time.Millisecond
 
 // othersLooking reports whether another worker may take what w exposes
 // now: some worker looks for work (idle, sleepy or asleep:
@@ -451,7 +414,7 @@ func (w *Worker) pushUnannounced(j *Job, tasks int) {
 	if !w.publicPush(j) {
 		w.reg.enqueue(j, tasks)
 	}
-	w.reg.payKick() // only the monitor sees the guest stuck (noteStaleGuests)
+	w.reg.payKick() // only the monitor sees the guest stuck (noteStaleGuest)
 }
 
 // leaveGuest ends guest w's call: what the slot holds for others goes out

@@ -38,19 +38,21 @@ func TestGuestMovesLeftoverJobsToTheInjector(t *testing.T) {
 	})
 }
 
-// Without guest slots, or without the monitor that finds a stale guest
-// (no spares), saturated is false whatever the counts say: the checks
-// that consult it (a steal round's, a guest's push) then cost one load of
-// an immutable field.
+// Without guest slots, or where the monitor cannot find a stale guest
+// (it cannot see goroutine states), saturated is false whatever the
+// counts say: the checks that consult it (a steal round's, a guest's
+// push) then cost one load of an immutable field. Spares play no part.
 func TestSaturatedWithoutGuests(t *testing.T) {
 	r := newRegistry(t, Config{Workers: 1, Spares: 1})
 	assert.False(t, r.saturated())
-	u := newRegistry(t, Config{Workers: 1, Guests: 2})
-	u.guests.procs.Store(1)
-	u.guests.running.Store(2)
-	assert.False(t, u.saturated(), "saturated without a monitor")
-	u.guests.running.Store(0)
-	g := newRegistry(t, Config{Workers: 1, Guests: 2, Spares: 1})
+	g := newRegistry(t, Config{Workers: 1, Guests: 2})
+	if !canSeeGoroutines() {
+		g.guests.procs.Store(1)
+		g.guests.running.Store(2)
+		assert.False(t, g.saturated(), "saturated without seeing goroutine states")
+		g.guests.running.Store(0)
+		return
+	}
 	g.guests.procs.Store(2)
 	g.guests.running.Store(1)
 	assert.False(t, g.saturated())
@@ -64,7 +66,7 @@ func TestSaturatedWithoutGuests(t *testing.T) {
 // dip between two calls of another must not offer its forks to workers
 // that would wait for a P the handlers hold.
 func TestSaturationLastsUntilTheMonitorsRound(t *testing.T) {
-	g := newRegistry(t, Config{Workers: 1, Guests: 2}) // no monitor: the test plays it
+	g := newUnmonitored(t, Config{Workers: 1, Guests: 2}) // the test plays the monitor
 	g.guests.watched = true
 	g.guests.procs.Store(2)
 	g.guests.running.Store(1)
@@ -146,10 +148,11 @@ func TestGuestTakesAWorkersPlace(t *testing.T) {
 }
 
 // A worker parked while guests ran comes back for a call handed to the
-// workers: the registry has no monitor (no spares) to wake it on its
-// rounds, so the injection must.
+// workers: the injection wakes it, not only the monitor's rounds (stopped
+// here).
 func TestParkedWorkerComesBackForInjectedWork(t *testing.T) {
 	r := startSized(t, 2, Config{Workers: 2, Guests: 1})
+	r.stopSpares()
 	watchdog(t, func() {
 		waitAsleep(t, r, 2)
 		r.sizing.mu.Lock()
@@ -233,26 +236,14 @@ func TestSaturatedGuestBlockedOnItsQueuedTask(t *testing.T) {
 	})
 }
 
-// A guest whose queued jobs stay still is marked stale, and a worker woken
-// for them, at the monitor's next round, unless the goroutines waiting for
-// a P are mostly not guests: the guest is then likely one of them,
-// preempted, and is marked only once it has been still for
-// staleAmongGoroutines (a thief would take a P from the program's own
-// goroutines, and the guest would wait for the thief).
-func TestStaleGuestWaitsWhileGoroutinesCrowdThePs(t *testing.T) {
-	for _, tc := range []struct {
-		name                    string
-		running, procs, crowded int32
-		waits                   bool
-	}{
-		{"nothing waits for a P", 1, 2, 0, false},
-		{"guests wait for the Ps", 8, 2, 6, false},
-		{"guests and a few goroutines wait", 8, 2, 8, false},
-		{"goroutines wait for the Ps", 1, 2, 4, true},
-		{"goroutines and a few guests wait", 3, 2, 4, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := newRegistry(t, Config{Workers: 1, Guests: 1}) // no monitor: the test makes the rounds
+// A guest whose queued jobs stay still is marked stale, and a worker
+// woken for them, at the monitor's next round, if its goroutine waits
+// outside the engine (a task it runs blocked); not while it computes or
+// waits for a P, when it runs its queue itself once back on a P.
+func TestStaleGuestOnlyWhileItWaits(t *testing.T) {
+	for _, waiting := range []bool{false, true} {
+		t.Run(fmt.Sprintf("waiting=%v", waiting), func(t *testing.T) {
+			r := newUnmonitored(t, Config{Workers: 1, Guests: 1}) // the test makes the rounds
 			watchdog(t, func() {
 				// Asleep, the worker steals nothing until the mark wakes it
 				// (a job pushed without announcing it wakes nobody).
@@ -263,26 +254,15 @@ func TestStaleGuestWaitsWhileGoroutinesCrowdThePs(t *testing.T) {
 					j := new(Job)
 					j.Init(noopRunner{}, w)
 					w.deque.Push(j)
-					gs := &r.guests
-					running, procs := gs.running.Load(), gs.procs.Load()
-					defer func() { gs.running.Store(running); gs.procs.Store(procs) }()
-					gs.running.Store(tc.running)
-					gs.procs.Store(tc.procs)
-					watches := make([]workerWatch, r.Slots())
-					round := func(at time.Time) bool {
-						r.noteStaleGuests(watches, at, int(tc.crowded))
-						return w.stale.Load()
+					var ws runnerWatch
+					r.noteStaleGuest(w, &ws, waiting)
+					require.False(t, w.stale.Load(), "stale at the first look")
+					r.noteStaleGuest(w, &ws, waiting)
+					assert.Equal(t, waiting, w.stale.Load(), "still for a round")
+					if waiting {
+						r.noteStaleGuest(w, &ws, false)
+						assert.False(t, w.stale.Load(), "stale once it computes again")
 					}
-					t0 := time.Now()
-					require.False(t, round(t0), "stale at the first look")
-					if !tc.waits {
-						assert.True(t, round(t0.Add(time.Millisecond)), "still for a round, not marked")
-						return
-					}
-					first := t0.Add(time.Millisecond) // the round that sees it still
-					assert.False(t, round(first), "marked while goroutines wait for the Ps")
-					assert.False(t, round(first.Add(staleAmongGoroutines-time.Microsecond)), "marked before staleAmongGoroutines")
-					assert.True(t, round(first.Add(staleAmongGoroutines)), "still for staleAmongGoroutines, not marked")
 				})
 			})
 		})

@@ -54,3 +54,12 @@ func raised(v any) (pe *PanicError, ok bool) {
 	pe, ok = v.(*PanicError)
 	return pe, ok
 }
+
+// newUnmonitored is newRegistry with the monitor stopped at once, for a
+// test that plays the monitor's part (its rounds, its counts).
+func newUnmonitored(t *testing.T, cfg Config) *Registry {
+	t.Helper()
+	r := newRegistry(t, cfg)
+	r.stopSpares()
+	return r
+}

@@ -4,48 +4,38 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"runtime/metrics"
 	"time"
 )
 
-// The blocked-worker monitor: one goroutine per registry with spare slots
-// (spares.go), which notices workers whose task blocks and starts spares
-// in their place.
+// The monitor: one goroutine per registry that watches the pool while it
+// is busy. It notices workers whose task blocks and starts spares in
+// their place (spares.go), reports a pool that can run nothing more
+// (noteStall), and keeps the registry's counts current while no call
+// comes to do it: GOMAXPROCS (size.go), the workers parked while guests
+// ran, and the guests' saturation and stuck queues (guest.go).
 //
-// What blocked means. A worker (locked to its thread) is blocked when its
-// thread is off its CPU in something other than the engine's own waits:
-// its thread's CPU clock has not moved for blockedAfter, sleep.Sleep's
-// Parked says it is not in a park of the engine, and the kernel does not
-// list the thread as runnable (it sleeps in the kernel: a futex under a Go
-// channel, mutex or timer, a read). Why this cannot take a computing
-// worker for a blocked one: a computing thread's CPU clock moves (the
-// kernel adds the run in progress when the clock is read), and a thread
-// the OS descheduled to run another is runnable ("R" in /proc), which the
-// monitor checks once per stall. What else sleeps in the kernel: a locked
-// worker whose goroutine waits for a P (another goroutine holds it), and
-// a goroutine that waits for the garbage collector (an allocation whose
-// assist found no work, a stack being scanned). The first is excluded by
-// starting spares only while no goroutine waits for a P (runtime/metrics'
-// runnable count is 0: a P is free for the spare, and no worker waits for
-// one); the second by believing no stall while the GC marks, and starting
-// over when a collection ended during one (readGC). A false alarm that
-// passes both costs one spare that runs queued tasks and retires
-// (BenchmarkSparesWhileComputing counts them).
+// What blocked means. A worker or an active spare is blocked when its
+// goroutine waits (on a channel, a mutex, a timer, the netpoller) or is in
+// a system call, outside the engine's own parks (every park of the engine
+// marks itself: sleep.Sleep.Parked), when seen twice blockedAfter apart
+// (a round that sees a runner begin to wait looks again blockedAfter
+// later), and stays blocked, once woken, until it is seen running: while
+// the program's goroutines keep the Ps busy a task that blocks again and
+// again spends most of its time waiting for a P. The goroutine's state
+// says so (gstate.go): a worker that computes, or waits for a P, or whose
+// thread waits for a CPU, is running or runnable, never waiting, whatever
+// the machine's load; so a spare that computes is never taken for a
+// blocked one. A wait that may be for the garbage collector is not
+// believed (gcWatch).
 //
-// A spare is an ordinary goroutine, not locked to a thread (spares.go
-// says why), so it has no thread to watch: it counts as blocked when it
-// has been inside one task for blockedAfter without parking in the
-// engine. A spare that computes rather than blocks is counted too; it
-// holds a P, so once the Ps are all taken the monitor starts no more
-// (the runnable count turns positive), and spares retire when goroutines
-// keep waiting for a P (below).
-//
-// Spares start, once work is queued and a P is free, for the blocked
-// workers and spares, up to the registry's size in workers running or
-// about to be seen blocked; so the pool runs as many workers as it was
-// made with. They retire at a task boundary when goroutines have waited
-// for a P for retireAfter (more workers compute than Ps can run: the
-// blocked tasks have resumed), or when they find no work for spareIdle.
+// Spares cover blocked workers and spares one for one: as many are
+// active as are blocked, while tasks are queued, up to the registry's
+// spare slots; so the pool runs as many runners as it was made with, and
+// tasks that wait for one another progress as long as fewer than its
+// spare slots block at once. Spares beyond that (the blocked tasks
+// resumed) retire at their next task boundary once the surplus has lasted
+// retireAfter and two rounds, or when they find no work for spareIdle or
+// two rounds.
 //
 // When it runs. While no call, detached task or group is in progress in
 // the registry (its active count is 0) and no spare runs, the monitor
@@ -54,46 +44,34 @@ import (
 // the workers (oweKick, payKick), not when the call starts: a guest's call
 // that keeps its work to itself wakes nothing. Its first look comes a tick
 // after that signal. Otherwise it looks every monitorTick, or every
-// monitorFastTick while workers are blocked or spares run, on a Go timer
-// (which wakes an otherwise idle process late, at the netpoller's
-// millisecond granularity). After a round that started spares or
-// suspects a worker just blocked, and while no goroutine waits for a P,
-// it looks again rampTick later, yielding its P meanwhile instead of
-// sleeping on the timer. It needs a P to look: while every P runs a
-// worker it waits for one, and looks only when a P is free, which is when
-// a spare could run at all; so it costs a pure computation almost
-// nothing. A round reads one clock per started worker (a system call)
-// and, once per stall, the stalled thread's /proc state (a read of a file
-// kept open).
+// monitorFastTick while a runner waits or spares run. A round reads a few
+// words per slot and makes no system call, so its cost grows with the
+// slots only by loads (BenchmarkMonitorRound).
 //
-// Detection needs a thread to watch: it runs only with locked workers, on
-// Linux (threadProbe); elsewhere, or with unlocked workers, spares never
-// start and pool.Block is the only remedy.
+// Where goroutine states cannot be read (gstate_other.go) the monitor
+// still keeps the counts, but starts no spare and reports no stall:
+// pool.Block is the remedy there.
 const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
 	blockedAfter    = 100 * time.Microsecond
 	retireAfter     = time.Millisecond
-	rampTick        = 150 * time.Microsecond
+	lateAfter       = 2 * time.Millisecond
 )
 
-// workerWatch is the monitor's record of one worker.
-type workerWatch struct {
-	probe   threadProbe
-	cpu     time.Duration // the thread's CPU time at the last change seen
-	since   time.Time     // when cpu was last seen changing (or watching began)
-	last    time.Time     // the last round that saw the worker blocked
-	blocked bool          // the stall was confirmed (not runnable)
-	valid   bool          // cpu and since hold a reading
-	// gcCycles is the count of GC cycles completed at since.
-	gcCycles uint64
+// runnerWatch is the monitor's record of one slot.
+type runnerWatch struct {
+	// since is when the slot's goroutine was first seen waiting in a row
+	// of rounds, zero while it is not; last is the last round that
+	// counted it blocked (for Stats' blocked time).
+	since, last time.Time
+	// resuming is set once the slot was counted blocked, until it is
+	// seen running.
+	resuming bool
 	// guestTop and guestBottom are a guest slot's public deque's ends at
-	// the last round, and guestCalls its call count (noteStaleGuests).
+	// the last round, and guestCalls its call count (noteStaleGuest).
 	guestTop, guestBottom int64
 	guestCalls            uint64
-	// guestStill is when the monitor first saw the guest's deque still
-	// (noteStaleGuests), zero while it moves.
-	guestStill time.Time
 }
 
 // monitor is the monitor goroutine's loop.
@@ -102,71 +80,64 @@ func (r *Registry) monitor() {
 	defer close(sp.done)
 	timer := time.NewTimer(monitorTick)
 	defer timer.Stop()
-	watches := make([]workerWatch, len(r.workers))
-	defer func() {
-		for i := range watches {
-			watches[i].probe.close()
-		}
-	}()
-	m := newMonitorMetrics()
-	quiet := 0 // rounds in a row that found nothing queued, in a bubble
+	watches := make([]runnerWatch, len(r.workers))
+	quiet := 0    // rounds in a row that found nothing queued, in a bubble
+	late := false // the last sleep ended lateAfter late or more
+	var lastRound time.Time
 	for {
 		if r.active.Load() == 0 && sp.active.Load() == 0 {
-			for i := range watches {
-				watches[i].valid, watches[i].blocked = false, false
-			}
+			clear(watches)
 			sp.blocked.Store(0)
 			sp.surplus.Store(0)
 			r.sleep.ReleaseP(false)
 			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
 			r.guests.filled.Store(false)
-			sp.crowdedSince = time.Time{}
+			sp.surplusSince = time.Time{}
+			sp.stallQueued = false
+			sp.roundGap.Store(0)
+			lastRound = time.Time{}
 			select {
 			case <-sp.wake:
 			case <-sp.stop:
 				return
 			}
+
 			// The first look a tick after the pool turned busy, not at
 			// once: the workers are waking up then, and the monitor would
 			// take a P from them (engage).
+			due := time.Now().Add(monitorTick)
 			if !sp.sleepFor(timer, monitorTick) {
 				return
 			}
+			late = time.Since(due) >= lateAfter && !r.inBubble
 			continue
 		}
-		blocked, soon := r.monitorRound(watches, m)
-		if soon {
-			// Spares just started, and may block in their first task (a
-			// fan-out doubles its width a round), or a worker may have
-			// just blocked: look again soon. Yielding, not sleeping on a
-			// timer, which in an idle process wakes a millisecond late.
-			if r.inBubble {
-				// The fake clock moves only once every goroutine of
-				// the bubble waits: a yield loop would never end.
-				if !sp.sleepFor(timer, rampTick) {
-					return
-				}
-				continue
-			}
-			t := time.Now()
-			for time.Since(t) < rampTick {
-				goruntime.Gosched()
-			}
-			sp.spun += time.Since(t) // not the tasks' CPU (monitorRound)
-			continue
+		now := time.Now()
+		if !lastRound.IsZero() { // a time slice or more under load
+			sp.roundGap.Store(int64(now.Sub(lastRound)))
 		}
+		lastRound = now
+		look := r.monitorRound(watches, now, late)
+
 		tick := monitorTick
-		if blocked > 0 || sp.active.Load() > 0 {
+		if look.waiting > 0 || sp.active.Load() > 0 {
 			tick = monitorFastTick
 		}
 		if r.inBubble {
 			tick = r.bubbleTick(tick, &quiet)
 		}
+		due := time.Now().Add(tick)
 		if !sp.sleepFor(timer, tick) {
 			return
 		}
+		late = time.Since(due) >= lateAfter && !r.inBubble
 	}
 }
+
+// lateAfter is how late the monitor's wake-up must be for the round to
+// take it for a wait for a P: more than a timer's lateness in an idle
+// process (the netpoller's millisecond), less than the scheduler's time
+// slice (10 ms), which is what a goroutine readied on a busy P waits.
 
 // sleepFor waits d on timer, the monitor's own, and reports true; or
 // false as soon as Close stops the monitor.
@@ -180,271 +151,221 @@ func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
 	}
 }
 
-// monitorRound looks at every started worker once, publishes how many are
-// blocked, and starts or retires spares. It returns the blocked count and
-// whether to look again soon: it started spares, or a worker that ran
-// little since the last look sleeps now.
-func (r *Registry) monitorRound(watches []workerWatch, m *monitorMetrics) (blocked int, soon bool) {
-	sp := &r.spares
+// monitorRound looks at every slot once at time now: it keeps the
+// registry's counts current, finds the blocked runners, starts or retires
+// spares, and follows a stall. It returns what it saw. late says the
+// monitor waited for a P to begin it (see findBlocked).
+func (r *Registry) monitorRound(watches []runnerWatch, now time.Time, late bool) blockedLook {
 	r.guests.rounds.Add(1) // serial calls' clock (guest.go, SerialCall)
 	r.checkProcs()         // size.go
 	r.wakeWithinCount()    // workers parked while guests ran (size.go)
 	r.noteFilled()         // guest.go
-	now := time.Now()
-	marking := m.readGC()
-	// Goroutines waiting for a P: the monitor itself may hold the P a
-	// worker wants (it runs when a worker is preempted, with one P always),
-	// and a locked worker that waits for a P sleeps like a blocked one. No
-	// stall is believed then, and the monitor does not hurry back.
-	crowded := m.waitingForP()
-	if r.inBubble {
-		// The fake clock moves only once every goroutine of the bubble
-		// waits: at a round none of them computes or waits for a P,
-		// whatever the rest of the process does (bubble.go).
-		crowded = 0
+	look := r.findBlocked(watches, now)
+	if look.waiting > look.blocked && !r.inBubble {
+		// Runners just began to wait: look again blockedAfter later, in
+		// this round, rather than a tick later. A timer wakes an idle
+		// process up to a millisecond late (the netpoller's granularity),
+		// and while the program's goroutines keep the Ps busy every
+		// round waits a time slice for a P (late): then the monitor holds
+		// its P meanwhile; otherwise it yields it, to the tasks that
+		// might queue the next task or resume.
+		for until := now.Add(blockedAfter); time.Now().Before(until); {
+			if !late {
+				goruntime.Gosched()
+			}
+		}
+		now = time.Now()
+		look = r.findBlocked(watches, now)
 	}
-	r.noteStaleGuests(watches, now, crowded) // guest.go
-	look := r.findBlocked(watches, now, marking, crowded, m.gcCycles)
-	sp.blocked.Store(int32(look.blocked))
-	r.noteStall(now, look.blocked > 0 && look.blocked == look.watched && r.workQueued(), look.blocked)
-	started := r.steerSpares(now, look, crowded)
-	return look.blocked, started || look.suspect
+	if look.blocked > 0 && r.spares.gc.busy() {
+		// The waits may be for the collector (gcWatch): start over.
+		for i := range watches {
+			watches[i].since, watches[i].resuming = time.Time{}, false
+		}
+		look = r.findBlocked(watches, now)
+	}
+	r.spares.blocked.Store(int32(look.blocked))
+	queued := r.workQueued()
+	r.steerSpares(now, look, queued)
+	r.noteStall(now, look, queued)
+	return look
 }
 
-// blockedLook is what a monitor round found of the workers (findBlocked).
+// blockedLook is what a monitor round found of the slots (findBlocked).
 type blockedLook struct {
-	blocked      int  // workers and spares blocked in a task
-	watched      int  // workers and spares that may be blocked in a task
-	othersSpares int  // spares neither blocked nor parked
-	suspect      bool // a worker may be blocked: look again soon
+	watched int // workers and active spares not parked in the engine
+	waiting int // of those, the ones whose goroutine waits
+	blocked int // of those, the ones waiting for blockedAfter: blocked
+	// blockedSpares is how many of blocked are spares, runningSpares how
+	// many of watched are spares not blocked.
+	blockedSpares, runningSpares int
+	// workers counts the registry's own workers watched, workersBlocked
+	// those blocked, and workersSince is the latest time one of those
+	// began to wait.
+	workers, workersBlocked int
+	workersSince            time.Time
+	// guests counts the guests in a call, guestsWaiting those whose
+	// goroutine waits outside the engine.
+	guests, guestsWaiting int
 }
 
-// findBlocked is the detection half of a monitor round: which started
-// workers are blocked in a task, by their thread's CPU clock (a locked
-// worker) or their task's age (a spare). Parked workers are not: every
-// park of the engine marks itself (sleep.Sleep.Parked).
-func (r *Registry) findBlocked(watches []workerWatch, now time.Time, marking bool, crowded int, gcCycles uint64) (look blockedLook) {
+// findBlocked is the detection half of a round: which workers and
+// spares are blocked in a task, by their goroutine's state, and which
+// guests are stuck behind their own queue (noteStaleGuest).
+func (r *Registry) findBlocked(watches []runnerWatch, now time.Time) (look blockedLook) {
 	sp := &r.spares
 	for i, w := range r.liveWorkers() {
 		ws := &watches[i]
-		if w.spareState.Load() != spareActive || r.sleep.Parked(i) {
-			ws.valid, ws.blocked = false, false
+		if w.guest {
+			if r.guests.idle[w.guestCell].w.Load() == w {
+				ws.since = time.Time{} // between calls
+				continue
+			}
+			look.guests++
+			waiting := !r.sleep.Parked(i) && goroutineBlocked(w.g.Load())
+			if waiting {
+				look.guestsWaiting++
+			}
+			r.noteStaleGuest(w, ws, waiting)
+			continue
+		}
+		if w.spare && w.spareState.Load() != spareActive || r.sleep.Parked(i) {
+			ws.since, ws.resuming = time.Time{}, false
 			continue
 		}
 		look.watched++
-		if w.spare {
-			start := w.taskStart.Load()
-			if start == 0 || marking || crowded > 0 && !ws.blocked || now.Sub(time.Unix(0, start)) < blockedAfter {
-				look.othersSpares++
+		if !w.spare {
+			look.workers++
+		}
+		switch goroutineState(w.g.Load()) {
+		case gRunnable:
+			if ws.resuming {
+				// Woken from the wait it was blocked in, and waiting
+				// for a P: the program's goroutines keep the Ps busy,
+				// and the task, blocked in all but that, still needs
+				// its cover (a fan-out of blocking calls beside them).
+				look.blocked++
+				if w.spare {
+					look.blockedSpares++
+				}
 				continue
 			}
-			if !ws.blocked {
-				ws.blocked, ws.last = true, time.Unix(0, start)
+			fallthrough
+		case gRunning:
+			ws.since, ws.resuming = time.Time{}, false
+			if w.spare {
+				look.runningSpares++
 			}
-		} else {
-			tid := int(w.tid.Load())
-			if tid == 0 {
-				continue
+			continue
+		}
+		look.waiting++
+		if ws.since.IsZero() {
+			ws.since = now
+		}
+		if now.Sub(ws.since) < blockedAfter {
+			if w.spare {
+				look.runningSpares++
 			}
-			cpu, ok := ws.probe.cpuTime(tid)
-			if !ok {
-				continue
-			}
-			if ws.valid && !ws.blocked && (marking || ws.gcCycles != gcCycles) {
-				// The GC marks, or a collection ended during the stall:
-				// the worker may wait for it (an assist, a stack scan, a
-				// stop). Start over.
-				ws.valid = false
-			}
-			if !ws.valid || cpu != ws.cpu {
-				// A thread that ran less than half the time since the
-				// last look and sleeps now may have just blocked: look
-				// again soon rather than a tick later.
-				if crowded == 0 && ws.valid && cpu-ws.cpu < now.Sub(ws.since)/2 && !ws.probe.runnable(tid) {
-					look.suspect = true
-				}
-				ws.cpu, ws.since, ws.valid, ws.blocked = cpu, now, true, false
-				ws.gcCycles = gcCycles
-				continue
-			}
-			if !ws.blocked {
-				if crowded > 0 {
-					ws.since = now // the stall may be a wait for a P
-					continue
-				}
-				if now.Sub(ws.since) < blockedAfter {
-					look.suspect = true
-					continue
-				}
-				if ws.probe.runnable(tid) {
-					continue
-				}
-				ws.blocked, ws.last = true, ws.since
-			}
+			continue
 		}
 		look.blocked++
+		ws.resuming = true
+		if w.spare {
+			look.blockedSpares++
+		} else {
+			look.workersBlocked++
+			if ws.since.After(look.workersSince) {
+				look.workersSince = ws.since
+			}
+		}
+		if ws.last.Before(ws.since) {
+			ws.last = ws.since
+		}
 		sp.blockedNanos.Add(int64(now.Sub(ws.last)))
 		ws.last = now
 	}
 	return look
 }
 
-// steerSpares is the policy half of a monitor round: given what
-// findBlocked saw, it sets how parked workers give their P back, retires
-// spares the machine has no room for, and starts one for every blocked
-// worker or spare not yet covered. It reports whether it started any.
-func (r *Registry) steerSpares(now time.Time, look blockedLook, crowded int) (started bool) {
+// steerSpares is the policy half of a round: given what findBlocked
+// saw, and whether tasks are queued, it starts a spare for every blocked
+// worker or spare that no spare covers yet, and retires the spares that
+// cover nobody.
+func (r *Registry) steerSpares(now time.Time, look blockedLook, queued bool) {
 	sp := &r.spares
-	blocked := look.blocked
 	active := int(sp.active.Load())
 	// While tasks block, parked workers give their P back at once: the
 	// spares and the tasks they run are ordinary goroutines, whose timers
 	// a P held in a futex call would delay (sleep.Sleep.ReleaseP).
-	r.sleep.ReleaseP(blocked > 0 || active > 0)
-	// How much of the machine the process used since the last round: a
-	// P's worth or more unused means a spare can run now. Read only while
-	// a spare may start or retire (a worker blocked or about to be seen
-	// blocked, a spare active): the process's CPU clock is a system call
-	// that sums every thread's time, slow on a VM, during which the
-	// monitor's P is held from the program's runnable goroutines
-	// (docs/runs/server-history.md has the traces). Otherwise the last
-	// reading is dropped, and the first round that needs one reads the
-	// machine as used, starting no spare until the next round, soon after.
-	capacity := min(goruntime.GOMAXPROCS(0), goruntime.NumCPU())
-	used := 1.0
-	if blocked > 0 || active > 0 || look.suspect {
-		cpu := readProcessCPU()
-		if elapsed := now.Sub(sp.lastRound); !sp.lastRound.IsZero() && elapsed > 0 {
-			used = float64(cpu-sp.lastCPU-sp.spun) / float64(elapsed) / float64(capacity)
-		}
-		sp.lastRound, sp.lastCPU = now, cpu
-	} else {
-		sp.lastRound = time.Time{}
-	}
-	sp.spun = 0
-	// In a bubble the process's CPU over the fake clock's elapsed time
-	// says nothing: the bubble's goroutines all wait at a round.
-	saturated := used >= 1-0.5/float64(capacity) && !r.inBubble
-	// Spares retire when the process keeps using every CPU it may while
-	// goroutines wait for a P, at every round for retireAfter: more
-	// compute than the Ps can run, so blocked tasks have resumed. As many
-	// retire, at their next task boundary, as goroutines wait (at least
-	// one); spares computing in place of workers still blocked keep the
-	// CPUs busy but leave no goroutine waiting, and stay.
-	waiting := 0
-	if active > 0 && saturated {
-		waiting = crowded
-	}
-	if waiting > 0 {
-		if sp.crowdedSince.IsZero() {
-			sp.crowdedSince = now
-		} else if now.Sub(sp.crowdedSince) >= retireAfter {
-			sp.surplus.Store(int32(min(waiting, active)))
-		}
-	} else {
-		sp.crowdedSince = time.Time{}
+	r.sleep.ReleaseP(look.blocked > 0 || active > 0)
+	// Every active spare not blocked covers one blocked runner.
+	need := look.blocked - (active - look.blockedSpares)
+	if need >= 0 {
+		sp.surplusSince = time.Time{}
 		sp.surplus.Store(0)
+	} else if sp.surplusSince.IsZero() {
+		sp.surplusSince = now
+	} else if now.Sub(sp.surplusSince) >= max(retireAfter, 2*time.Duration(sp.roundGap.Load())) {
+		// Over a round at least: under load a round comes a time slice
+		// after the last, and a runner that just woke from its wait
+		// waits that long for a P, neither blocked nor covering.
+		sp.surplus.Store(int32(-need))
 	}
-	// A spare for every blocked worker or spare not yet covered by one
-	// that runs, while work is queued and the machine has room.
-	want := blocked - look.othersSpares
-	if want <= 0 || saturated || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
-		return false
+	if need <= 0 || !queued || r.closed.Load() && r.active.Load() == 0 {
+		return
 	}
-	if crowded > 0 {
-		// A locked worker whose goroutine waits for a P sleeps like a
-		// blocked one (a P is busy elsewhere, or the machine is loaded):
-		// spares start only while no goroutine waits for one.
-		return false
+	for ; need > 0 && r.activateSpare(); need-- {
 	}
-	for ; want > 0 && r.activateSpare(); want-- {
-		started = true // the spares may block in their first task
-	}
-	return started
 }
 
-// readProcessCPU is processCPU; tests count its calls.
-var readProcessCPU = processCPU
-
-// stallReportAfter is how long every worker and spare of a registry must
-// have been blocked in tasks, with tasks queued, before the monitor says
-// so (noteStall): far longer than any task blocks on I/O while the spares
-// keep the pool going, short enough that a hung program says why.
+// stallReportAfter is how long a registry must be stalled (noteStall)
+// before the monitor says so: far longer than any task blocks on I/O
+// while the spares keep the pool going, short enough that a hung
+// program says why.
 const stallReportAfter = 2 * time.Second
 
 // reportStall prints the monitor's stall report; tests replace it.
 var reportStall = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 
-// noteStall follows whether every worker and spare of the registry is
-// blocked in a task while tasks are queued (stalled, with blocked of
-// them), and reports it once per registry when it lasts for
-// stallReportAfter. Every spare has started then, and blocked too: the
-// pool can run nothing until a blocked task resumes. The common cause is
-// a task that holds a lock across a fork or a wait, whose worker ran a
+// noteStall follows whether the registry is stalled: every worker is
+// blocked in a task, no spare runs in their place (each active one is
+// blocked, or idle for want of work it can see), every guest in a call
+// waits too, and work is pending: tasks were seen queued since the
+// workers blocked, or spares were started for some (the tasks a blocked
+// runner holds, a bulk spawn's rest or its forks, are pending but no
+// thief can see them), or no spare may start. It reports a stall once per
+// registry when every worker has been blocked for stallReportAfter: the
+// pool runs nothing until a blocked task resumes. The common cause is a
+// task that holds a lock across a fork or a wait, whose worker ran a
 // queued task that waits for the same lock (rayon-rs/rayon#592); the
-// report names Isolate, the remedy.
-func (r *Registry) noteStall(now time.Time, stalled bool, blocked int) {
+// report names Isolate, the remedy. Workers blocked with nothing pending
+// (long reads, with no other task to run) are no stall.
+func (r *Registry) noteStall(now time.Time, look blockedLook, queued bool) {
 	sp := &r.spares
+	stalled := look.workers > 0 && look.workersBlocked == look.workers &&
+		look.runningSpares == 0 && look.guestsWaiting == look.guests
 	if !stalled {
-		sp.stallSince = time.Time{}
+		sp.stallQueued = false
 		return
 	}
-	if sp.stallSince.IsZero() {
-		sp.stallSince = now
-		return
-	}
-	if sp.stallReported || now.Sub(sp.stallSince) < stallReportAfter {
+	active := int(sp.active.Load())
+	sp.stallQueued = sp.stallQueued || queued || active > 0 || active >= sp.max
+	blockedFor := now.Sub(look.workersSince)
+	if sp.stallReported || !sp.stallQueued || blockedFor < stallReportAfter {
 		return
 	}
 	sp.stallReported = true
-	reportStall(fmt.Sprintf("spindle: pool %q: all %d of its workers and spares have been blocked in tasks for %v while tasks are queued. "+
+	callers := ""
+	switch look.guests {
+	case 0:
+	case 1:
+		callers = ", and the goroutine running a call on it,"
+	default:
+		callers = fmt.Sprintf(", and the %d goroutines running calls on it,", look.guests)
+	}
+	reportStall(fmt.Sprintf("spindle: pool %q: all %d of its workers%s have been blocked in tasks for %v, "+
+		"no spare worker runs in their place (%d spares active, each blocked or idle), and tasks are waiting: the pool runs nothing until a blocked task resumes. "+
 		"If a task holds a lock while it forks or waits (Join, Scope, Group.Wait, forkjoin), its worker may have started a queued task "+
-		"that waits for the same lock: fork under a lock inside pool.Isolate (see its doc).", r.name, blocked, now.Sub(sp.stallSince).Round(time.Second)))
-}
-
-// monitorMetrics reads what the monitor asks the Go runtime.
-type monitorMetrics struct {
-	sched    []metrics.Sample
-	gc       []metrics.Sample
-	gcCycles uint64 // the GC cycles completed, at the last readGC
-}
-
-func newMonitorMetrics() *monitorMetrics {
-	return &monitorMetrics{
-		sched: []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}},
-		gc: []metrics.Sample{
-			{Name: "/sched/pauses/total/gc:seconds"},
-			{Name: "/gc/cycles/total:gc-cycles"},
-		},
-	}
-}
-
-// waitingForP returns how many goroutines are runnable, waiting for a P.
-func (m *monitorMetrics) waitingForP() int {
-	metrics.Read(m.sched)
-	if v := m.sched[0].Value; v.Kind() == metrics.KindUint64 {
-		return int(v.Uint64())
-	}
-	return 0
-}
-
-// readGC reads the GC's progress: it records the cycles completed and
-// reports whether a cycle is marking now. Each cycle stops the world
-// twice, when marking starts and when it ends, so the pauses counted are
-// twice the cycles completed, plus one while a cycle marks. A goroutine
-// may wait for the GC off its CPU while it marks, like a blocked task: an
-// allocation whose assist found no work parks until the background
-// workers catch up, and a goroutine whose stack is being scanned is
-// suspended for the scan (milliseconds for a deep recursion).
-func (m *monitorMetrics) readGC() (marking bool) {
-	metrics.Read(m.gc)
-	if m.gc[0].Value.Kind() != metrics.KindFloat64Histogram || m.gc[1].Value.Kind() != metrics.KindUint64 {
-		return true
-	}
-	var pauses uint64
-	for _, c := range m.gc[0].Value.Float64Histogram().Counts {
-		pauses += c
-	}
-	m.gcCycles = m.gc[1].Value.Uint64()
-	return pauses != 2*m.gcCycles
+		"that waits for the same lock: fork under a lock inside pool.Isolate (see its doc).",
+		r.name, look.workers, callers, blockedFor.Round(time.Second), active))
 }

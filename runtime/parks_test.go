@@ -29,8 +29,8 @@ var waitsOutsideWorkers = map[string]string{
 	"Registry.stopSpares":   "the closing goroutine waits for the monitor to end",
 	"handoff.wait":          "a goroutine that is no worker waits for a worker",
 	"Future.Wait":           "a goroutine that is no worker waits (a worker calls waitFuture)",
-	"Worker.waitPosted":     "a spare between tasks: the monitor watches its task age instead",
-	"Worker.waitActivation": "a spare between tasks: the monitor watches its task age instead",
+	"Worker.waitActivation": "a dormant spare: the monitor watches active spares only",
+	"findStatusOffset":      "the first registry's maker, once, before any worker starts",
 }
 
 // TestEveryParkIsMarked: every blocking operation in the engine either

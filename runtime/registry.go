@@ -61,8 +61,8 @@ type Config struct {
 	Priority PriorityPolicy
 	// Spares is how many spare workers the registry may run at once in
 	// place of workers whose task is blocked (spares.go); 0 starts none.
-	// Spares run only with locked workers on Linux, where the monitor can
-	// tell a blocked worker (monitor.go). Workers+Spares <= MaxWorkers.
+	// Spares run only where the monitor can tell a blocked worker, on
+	// amd64 and arm64 (gstate.go). Workers+Spares <= MaxWorkers.
 	Spares int
 	// Guests is how many goroutines that are no worker may run their
 	// calls at once on the calling goroutine as guests of the registry
@@ -204,13 +204,15 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	r.initSizing(cfg, maxWorkers, cpus)
 	r.spares.max = cfg.Spares
 	r.guests.max = cfg.Guests
-	r.guests.watched = cfg.Guests > 0 && cfg.Spares > 0 // the monitor runs (see saturated)
+	monitored := !cfg.analysis                                           // the analysis registry runs everything in place
+	r.guests.watched = monitored && cfg.Guests > 0 && canSeeGoroutines() // see saturated
 	r.guests.idle = make([]idleCell, cfg.Guests)
 	r.startWorkers(cfg.Workers, !cfg.Unlocked, cpus)
-	if cfg.Spares > 0 {
+	if monitored {
 		sp := &r.spares
 		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
-		sp.posted = make(chan struct{}, cfg.Spares)
+		sp.posted = make(chan struct{}, max(1, cfg.Spares))
+		sp.gc = newGCWatch()
 		go r.monitor()
 	}
 	return r, nil
@@ -241,8 +243,8 @@ func (cfg *Config) check() (maxWorkers int, err error) {
 	if cfg.analysis {
 		cfg.Guests = 0 // calls run in place on the analysis worker
 	}
-	if cfg.Unlocked || cfg.analysis || !canWatchThreads {
-		cfg.Spares = 0 // the monitor cannot tell blocked workers (monitor.go)
+	if cfg.analysis || !canSeeGoroutines() {
+		cfg.Spares = 0 // the monitor cannot tell blocked workers (gstate.go)
 	}
 	cfg.Research.settle()
 	return maxWorkers, nil
@@ -330,7 +332,6 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	if lock {
 		goruntime.LockOSThread()
 		w.locked = true
-		w.tid.Store(int32(threadID()))
 	}
 	if cpu >= 0 {
 		pinThread(cpu)

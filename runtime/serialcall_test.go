@@ -31,7 +31,7 @@ func TestSerialCallOnlyWhileSaturated(t *testing.T) {
 		{name: "closed", watched: true, procs: 2, running: 2, closed: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := newRegistry(t, Config{Workers: 1, Guests: 4})
+			r := newUnmonitored(t, Config{Workers: 1, Guests: 4})
 			gs := &r.guests
 			gs.watched = c.watched // the monitor's: played by the test
 			gs.procs.Store(c.procs)
@@ -81,7 +81,7 @@ func TestRaisedProcsEndSaturation(t *testing.T) {
 // A serial call is overdue once the monitor has begun two rounds since it
 // began (one may begin right after it did).
 func TestSerialCallOverdueAfterTwoRounds(t *testing.T) {
-	r := newRegistry(t, Config{Workers: 1, Guests: 4}) // no monitor: the test plays it
+	r := newUnmonitored(t, Config{Workers: 1, Guests: 4}) // the test plays the monitor
 	gs := &r.guests
 	gs.watched = true
 	gs.running.Store(gs.procs.Load()) // the callers fill the Ps

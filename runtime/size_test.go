@@ -177,7 +177,7 @@ func fib(n int) int {
 // only at the next call: a meeting of 2 tasks started after the change
 // completes although the second worker was parked.
 func TestResizeWhileComputing(t *testing.T) {
-	if !canWatchThreads {
+	if !canSeeGoroutines() {
 		t.Skip("no blocked-worker monitor here: the next call reads GOMAXPROCS")
 	}
 	r := startSized(t, 1, Config{Workers: 2, Spares: 1})

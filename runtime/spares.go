@@ -36,23 +36,23 @@ import (
 // that blocks hands its P to another thread and takes one back when it
 // resumes, two thread switches of tens of microseconds each on this
 // kind of machine, where an ordinary goroutine parks and is readied on
-// whatever thread runs the P. The monitor watches spares by their task's
-// age instead of a thread.
+// whatever thread runs the P. The monitor reads a spare's goroutine
+// state as it reads a worker's (gstate.go).
 //
 // An active spare runs jobs from the top (it searches as findWork does,
 // without announcing itself to the sleep protocol, so that no poster
 // counts on it). It retires at a task boundary when the monitor says
-// spares are in surplus (goroutines keep waiting for a P: the blocked
-// tasks resumed and compute), or when it has found no work for spareIdle,
+// spares are in surplus (more spares than blocked runners to cover: the
+// blocked tasks resumed), or when it has found no work for spareIdle,
 // and parks. Inside a job it waits as any worker does, through the sleep
 // protocol with its own slot.
 type spares struct {
 	active  atomic.Int32 // spares activated and not retired
 	blocked atomic.Int32 // workers the monitor saw blocked in its last round
 	// surplus is how many active spares should retire at their next task
-	// boundary: the monitor sets it when goroutines have waited for a P
-	// for retireAfter while spares ran, and each spare that retires for
-	// it takes one off.
+	// boundary: the monitor sets it when spares have covered no blocked
+	// runner for retireAfter (steerSpares), and each spare that retires
+	// for it takes one off.
 	surplus atomic.Int32
 
 	// For Stats: activations, and the time workers were seen blocked.
@@ -74,19 +74,20 @@ type spares struct {
 	// signals of jobs queued on the injector while they do (runAsSpare).
 	idle   atomic.Int32
 	posted chan struct{}
-	// crowdedSince is when the monitor first saw goroutines waiting for a
-	// P while spares ran, zero while it does not (the monitor's own).
-	crowdedSince time.Time
-	// lastRound and lastCPU are the time and the process's CPU time at
-	// the monitor's last round that read them, lastRound zero when the
-	// round after it did not (steerSpares; the monitor's own).
-	lastRound time.Time
-	lastCPU   time.Duration
-	spun      time.Duration // the monitor's own spinning since (monitor.go)
-	// stallSince is when the monitor first saw every worker and spare
-	// blocked with tasks queued, zero while it does not; stallReported is
-	// set once it said so (noteStall; the monitor's own).
-	stallSince    time.Time
+	// surplusSince is when the monitor first saw more spares active than
+	// blocked runners to cover, zero while it does not (steerSpares; the
+	// monitor's own).
+	surplusSince time.Time
+	// roundGap is the time between the monitor's last two rounds (ns), 0
+	// while it parks: a time slice or more while the program's
+	// goroutines keep the Ps busy.
+	roundGap atomic.Int64
+	// gc is the monitor's view of the collector (gcwatch.go).
+	gc *gcWatch
+	// stallQueued is set once the monitor saw tasks pending while the
+	// registry is stalled, cleared when it is not; stallReported is set
+	// once it said so (noteStall; the monitor's own).
+	stallQueued   bool
 	stallReported bool
 }
 
@@ -331,9 +332,7 @@ func (w *Worker) runAsSpare() {
 				continue
 			}
 		}
-		w.taskStart.Store(time.Now().UnixNano())
 		w.runHelping(j)
-		w.taskStart.Store(0)
 	}
 	sp.active.Add(-1)
 	if t := w.reg.trace; t != nil {
@@ -344,18 +343,24 @@ func (w *Worker) runAsSpare() {
 // waitPosted parks the spare until a job is posted to the injector or
 // spareIdle passes; it reports false on the timeout.
 func (w *Worker) waitPosted() bool {
+	// Two of the monitor's rounds at least: under load the goroutine
+	// that queues the next task waits a time slice for a P.
+	idle := max(spareIdle, 2*time.Duration(w.reg.spares.roundGap.Load()))
 	if w.idleTimer == nil {
-		w.idleTimer = time.NewTimer(spareIdle)
+		w.idleTimer = time.NewTimer(idle)
 	} else {
-		w.idleTimer.Reset(spareIdle)
+		w.idleTimer.Reset(idle)
 	}
-	select {
-	case <-w.reg.spares.posted:
-		w.idleTimer.Stop()
-		return true
-	case <-w.idleTimer.C:
-		return false
-	}
+	posted := false
+	w.sleep.ParkMarked(w.index, func() { // not blocked in a task (monitor.go)
+		select {
+		case <-w.reg.spares.posted:
+			w.idleTimer.Stop()
+			posted = true
+		case <-w.idleTimer.C:
+		}
+	})
+	return posted
 }
 
 // postToSpares signals a spare waiting between tasks that a job was
@@ -394,7 +399,7 @@ func (r *Registry) oweKick() {
 //     (docs/runs/server-history.md).
 //   - when a worker's search finds a job (look), for a guest's fork;
 //   - on a saturated guest's push, which wakes no sleeper
-//     (noteStaleGuests);
+//     (noteStaleGuest);
 //   - when guests fill the workers' count, a setting only the monitor
 //     clears (guest.go).
 func (r *Registry) payKick() {

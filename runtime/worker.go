@@ -28,10 +28,11 @@ import (
 //   - The running goroutine's alone, plain fields: slots, depth,
 //     privHead, stealBuf, rng, siblings, readiedCaller, helping, the free
 //     lists (scopeJobs, spawnJobs, parts, valueJobs), creditScope and
-//     credit, the lineage fields (lineageWalk too), locked, the iso fields, curLevel,
-//     labels and ownLabels, executedUnpublished, idleTimer.
-//   - Written by the running goroutine, read by others, atomic: g, tid,
-//     taskStart, maxHelping, calls and the counters (steals, levelSteals,
+//     credit, the lineage fields (lineageWalk too), locked, the iso
+//     fields, curLevel, labels and ownLabels, executedUnpublished,
+//     idleTimer.
+//   - Written by the running goroutine, read by others, atomic: g,
+//     maxHelping, calls and the counters (steals, levelSteals,
 //     inversions, executed, stealsEmpty, stealsLost), which Counts and
 //     the monitor read.
 //   - Written by others, atomic: offer (thieves ask for a publication),
@@ -57,10 +58,11 @@ type Worker struct {
 	reg   *Registry
 	index int
 	// g is currentG of the goroutine running the worker, the worker
-	// table's key. Atomic because a slot is run by one goroutine after
-	// another (spares restart, guests come and go: guest.go) while other
-	// goroutines compare it in lookups; on amd64 and arm64 the load is a
-	// plain move.
+	// table's key, and the g record whose state the monitor reads
+	// (gstate.go); 0 until the worker's goroutine runs. Atomic because a
+	// slot is run by one goroutine after another (spares restart, guests
+	// come and go: guest.go) while other goroutines compare it in
+	// lookups; on amd64 and arm64 the load is a plain move.
 	g     atomic.Uintptr
 	deque *deque.ChaseLev[Job]
 	// variant, when set (Research.Deque, or Research.EagerPublish), replaces
@@ -94,19 +96,11 @@ type Worker struct {
 
 	// Spare slots (spares.go): spare is set on a spare's Worker;
 	// spareState is its slot's state (spareActive for the registry's own
-	// workers). tid is the
-	// worker's thread ID when it is locked to its thread (Linux), for the
-	// blocked-worker monitor (monitor.go); 0 otherwise (spares), and until
-	// its goroutine runs (a worker made as the registry grows starts while
-	// the monitor watches: size.go).
+	// workers).
 	spare      bool
 	spareState atomic.Int32
 	spareWake  chan struct{}
-	tid        atomic.Int32
-	// taskStart is when a spare started the task it runs (Unix ns), 0
-	// between tasks: the monitor's measure of a spare's stall.
-	taskStart atomic.Int64
-	idleTimer *time.Timer // a spare's wait for work (spares.go)
+	idleTimer  *time.Timer // a spare's wait for work (spares.go)
 
 	// rank orders the registry's workers in the order they were made, -1
 	// on a spare or guest slot; surplus is set while the worker is parked
@@ -174,7 +168,7 @@ type Worker struct {
 	guestCell int
 	// stale is set by the monitor on a guest whose queued jobs have not
 	// moved for a round: thieves visit it even while guests are saturated
-	// (guest.go, noteStaleGuests). calls counts the calls run on a guest
+	// (guest.go, noteStaleGuest). calls counts the calls run on a guest
 	// slot, so that the monitor tells one long call from many short ones.
 	stale atomic.Bool
 	calls atomic.Uint64

@@ -1,0 +1,47 @@
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// TestBlockedTasksGetSparesUnderLoad: two tasks on a pool of two wait
+// for a third queued behind them, while the program's goroutines keep
+// every P busy. A worker waiting for a P and a worker blocked in a task
+// look alike to a thread's CPU clock; their goroutines' states do not,
+// so the monitor starts a spare at any load, and the third task runs.
+func TestBlockedTasksGetSparesUnderLoad(t *testing.T) {
+	if !canSeeGoroutines() {
+		t.Skip("goroutine states cannot be read here: no spare starts")
+	}
+	for _, load := range []int{3, 8} {
+		t.Run(fmt.Sprintf("beside %d goroutines", load), func(t *testing.T) {
+			r := startSized(t, 2, Config{Workers: 2, Spares: 4})
+			var stop atomic.Bool
+			var computing sync.WaitGroup
+			for range load {
+				computing.Add(1)
+				go func() {
+					defer computing.Done()
+					for !stop.Load() {
+					}
+				}()
+			}
+			defer computing.Wait()
+			defer stop.Store(true)
+			watchdog(t, func() {
+				for range 5 {
+					ch := make(chan struct{})
+					var done sync.WaitGroup
+					done.Add(3)
+					r.Spawn("test", func() { defer done.Done(); <-ch })
+					r.Spawn("test", func() { defer done.Done(); <-ch })
+					r.Spawn("test", func() { defer done.Done(); close(ch) })
+					done.Wait()
+				}
+			})
+		})
+	}
+}
