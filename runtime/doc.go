@@ -199,21 +199,21 @@
 //     nothing to do (lookIsolated, isolate.go);
 //   - ParkMarked, the one way to park otherwise: HelpUntil's short sleeps
 //     (group.go) and a surplus worker's park (parkSurplus, size.go);
-//   - spares park outside it, as goroutines whose task age the monitor
-//     watches instead of a thread: waitPosted and waitActivation
-//     (spares.go).
+//   - a spare between tasks waits through ParkMarked too (waitPosted); a
+//     dormant one, which the monitor does not watch, outside it
+//     (waitActivation, spares.go).
 //
 // TestEveryParkIsMarked (parks_test.go) finds every blocking operation in
 // this package (a channel receive, a select, time.Sleep, a condition's
 // Wait) and fails unless it is inside ParkMarked or in a function its
 // list names with the reason it needs no mark.
 //
-// Blocked tasks. The monitor (monitor.go, monitorRound) reads each
-// locked worker's thread CPU clock and state, starts and retires spares
-// (spares.go), reads GOMAXPROCS for the registry's size (size.go), and
-// reports a pool whose every worker and spare is blocked (noteStall).
-// pool.Block is the explicit form (block.go: the task's function runs on
-// a goroutine while the worker waits in waitUntil).
+// Blocked tasks. The monitor (monitor.go, monitorRound) reads the state
+// of each worker's and spare's goroutine (gstate.go), starts and retires
+// spares (spares.go), reads GOMAXPROCS for the registry's size (size.go),
+// and reports a pool whose every worker is blocked with work pending
+// (noteStall). pool.Block is the explicit form (block.go: the task's
+// function runs on a goroutine while the worker waits in waitUntil).
 //
 // Size. How many workers there are and may look for work (size.go):
 // checkProcs at every call from outside (admit, registry.go), in look

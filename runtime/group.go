@@ -308,6 +308,8 @@ func (s *Scope) endWait() {
 // waiting for a free slot under its limit: a worker that must wait keeps
 // running tasks rather than block its thread.
 func (w *Worker) HelpUntil(cond func() bool) {
+	w.waits.Add(1) // for the monitor (noteStall)
+	defer w.waits.Add(-1)
 	for round := 0; !cond(); {
 		j := w.takeLocal()
 		if j == nil {

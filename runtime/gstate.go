@@ -123,7 +123,11 @@ func findStatusOffset() uintptr {
 		<-end
 	}()
 	gp := <-g
+	woken := false
 	defer func() {
+		if !woken {
+			close(wake)
+		}
 		spin.Store(false)
 		close(end)
 		<-stopped
@@ -133,6 +137,7 @@ func findStatusOffset() uintptr {
 		return 0
 	}
 	close(wake)
+	woken = true
 	if observe(gp, []uintptr{off}, statusRunnable, statusRunning) == 0 {
 		return 0
 	}
@@ -142,8 +147,10 @@ func findStatusOffset() uintptr {
 
 // observe returns the first of offsets at which the status word of gp
 // reads one of want, or 0 if none does within observeRounds yields (the
-// goroutine observed may take a few turns to get there). Yields, not a
-// clock: in a synctest bubble the clock stands still while this runs.
+// goroutine observed may take a few turns to get there, or its thread
+// may wait for a CPU). Yields, not a clock: in a synctest bubble the
+// clock stands still while this runs. The bound is reached only when no
+// offset matches, on a Go release that changed the states.
 func observe(gp uintptr, offsets []uintptr, want ...uint32) uintptr {
 	for range observeRounds {
 		for _, off := range offsets {
@@ -156,5 +163,5 @@ func observe(gp uintptr, offsets []uintptr, want ...uint32) uintptr {
 	return 0
 }
 
-// observeRounds bounds observe's wait.
-const observeRounds = 10000
+// observeRounds bounds observe's wait: about a second of yields.
+const observeRounds = 5_000_000

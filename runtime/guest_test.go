@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -379,4 +380,51 @@ func TestCallerWithoutFreeSlotWaitsForNoLock(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Workers parked while guests ran come back once the guests leave, in
+// every registry: the monitor's rounds wake them (a registry without
+// spares has a monitor too). Three guests in a call park three of four
+// workers; after they leave, a lone guest's tasks run on four threads,
+// the guest's and those of the three workers its call lets run (it takes
+// the fourth's place), not on the one worker left running.
+func TestWorkersParkedForGuestsComeBackWithoutSpares(t *testing.T) {
+	r := startSized(t, 4, Config{Workers: 4, Guests: 4})
+	watchdog(t, func() {
+		waitAsleep(t, r, 4)
+		release := make(chan struct{})
+		var in, out sync.WaitGroup
+		for range 3 {
+			in.Add(1)
+			out.Add(1)
+			go func() {
+				defer out.Done()
+				r.Run("test", func() { in.Done(); <-release })
+			}()
+		}
+		in.Wait()
+		r.sizing.mu.Lock()
+		ranked := slices.Clone(r.sizing.ranked)
+		r.sizing.mu.Unlock()
+		for _, w := range ranked[1:] {
+			r.sleep.WakeSleeping(w.index) // to look, as if for work: surplus, it parks
+		}
+		waitParked(t, r, 1)
+		close(release)
+		out.Wait()
+		var ran sync.Map
+		r.Run("test", func() {
+			r.Scope("test", func(s *Scope) {
+				for range 64 {
+					s.Spawn(func(*Scope) {
+						ran.Store(CurrentWorker().index, true)
+						spinFor(2 * time.Millisecond)
+					})
+				}
+			})
+		})
+		n := 0
+		ran.Range(func(any, any) bool { n++; return true })
+		assert.Equal(t, 4, n, "threads that ran the tasks: the guest and three workers")
+	})
 }

@@ -93,7 +93,6 @@ func (r *Registry) monitor() {
 			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
 			r.guests.filled.Store(false)
 			sp.surplusSince = time.Time{}
-			sp.stallQueued = false
 			sp.roundGap.Store(0)
 			lastRound = time.Time{}
 			select {
@@ -207,6 +206,9 @@ type blockedLook struct {
 	// guests counts the guests in a call, guestsWaiting those whose
 	// goroutine waits outside the engine.
 	guests, guestsWaiting int
+	// nested counts the blocked runners (guests included) blocked in a
+	// job they took while waiting: what they wait in holds pending work.
+	nested int
 }
 
 // findBlocked is the detection half of a round: which workers and
@@ -225,6 +227,9 @@ func (r *Registry) findBlocked(watches []runnerWatch, now time.Time) (look block
 			waiting := !r.sleep.Parked(i) && goroutineBlocked(w.g.Load())
 			if waiting {
 				look.guestsWaiting++
+				if w.waits.Load() > 0 {
+					look.nested++
+				}
 			}
 			r.noteStaleGuest(w, ws, waiting)
 			continue
@@ -270,6 +275,13 @@ func (r *Registry) findBlocked(watches []runnerWatch, now time.Time) (look block
 		}
 		look.blocked++
 		ws.resuming = true
+		loopWaits := int32(1) // a worker's main loop waits in waitUntil
+		if w.spare {
+			loopWaits = 0 // a spare's does not
+		}
+		if w.waits.Load() > loopWaits {
+			look.nested++
+		}
 		if w.spare {
 			look.blockedSpares++
 		} else {
@@ -330,28 +342,24 @@ var reportStall = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 // noteStall follows whether the registry is stalled: every worker is
 // blocked in a task, no spare runs in their place (each active one is
 // blocked, or idle for want of work it can see), every guest in a call
-// waits too, and work is pending: tasks were seen queued since the
-// workers blocked, or spares were started for some (the tasks a blocked
-// runner holds, a bulk spawn's rest or its forks, are pending but no
-// thief can see them), or no spare may start. It reports a stall once per
-// registry when every worker has been blocked for stallReportAfter: the
-// pool runs nothing until a blocked task resumes. The common cause is a
-// task that holds a lock across a fork or a wait, whose worker ran a
-// queued task that waits for the same lock (rayon-rs/rayon#592); the
-// report names Isolate, the remedy. Workers blocked with nothing pending
-// (long reads, with no other task to run) are no stall.
+// waits too, and work is pending: tasks are queued, or a runner is
+// blocked in a job it took while waiting (for a join half, a scope, a
+// group), so that what it waits for, and the tasks it holds (its private
+// forks, the rest of a bulk spawn's part), cannot go on. It reports a
+// stall once per registry when every worker has been blocked for
+// stallReportAfter: the pool runs nothing until a blocked task resumes.
+// The common cause is a task that holds a lock across a fork or a wait,
+// whose worker ran a queued task that waits for the same lock
+// (rayon-rs/rayon#592); the report names Isolate, the remedy. Runners
+// blocked in the tasks they were given, with nothing queued (long reads,
+// long sleeps), are no stall.
 func (r *Registry) noteStall(now time.Time, look blockedLook, queued bool) {
 	sp := &r.spares
 	stalled := look.workers > 0 && look.workersBlocked == look.workers &&
-		look.runningSpares == 0 && look.guestsWaiting == look.guests
-	if !stalled {
-		sp.stallQueued = false
-		return
-	}
-	active := int(sp.active.Load())
-	sp.stallQueued = sp.stallQueued || queued || active > 0 || active >= sp.max
+		look.runningSpares == 0 && look.guestsWaiting == look.guests &&
+		(queued || look.nested > 0)
 	blockedFor := now.Sub(look.workersSince)
-	if sp.stallReported || !sp.stallQueued || blockedFor < stallReportAfter {
+	if !stalled || sp.stallReported || blockedFor < stallReportAfter {
 		return
 	}
 	sp.stallReported = true
@@ -363,9 +371,13 @@ func (r *Registry) noteStall(now time.Time, look blockedLook, queued bool) {
 	default:
 		callers = fmt.Sprintf(", and the %d goroutines running calls on it,", look.guests)
 	}
+	pending := "tasks are queued"
+	if look.nested > 0 {
+		pending = fmt.Sprintf("%d of them are blocked in a task they started while waiting for a fork, a scope or a group", look.nested)
+	}
 	reportStall(fmt.Sprintf("spindle: pool %q: all %d of its workers%s have been blocked in tasks for %v, "+
-		"no spare worker runs in their place (%d spares active, each blocked or idle), and tasks are waiting: the pool runs nothing until a blocked task resumes. "+
+		"no spare worker runs in their place (%d spares active, each blocked or idle), and %s: the pool runs nothing until a blocked task resumes. "+
 		"If a task holds a lock while it forks or waits (Join, Scope, Group.Wait, forkjoin), its worker may have started a queued task "+
 		"that waits for the same lock: fork under a lock inside pool.Isolate (see its doc).",
-		r.name, look.workers, callers, blockedFor.Round(time.Second), active))
+		r.name, look.workers, callers, blockedFor.Round(time.Second), sp.active.Load(), pending))
 }

@@ -84,10 +84,8 @@ type spares struct {
 	roundGap atomic.Int64
 	// gc is the monitor's view of the collector (gcwatch.go).
 	gc *gcWatch
-	// stallQueued is set once the monitor saw tasks pending while the
-	// registry is stalled, cleared when it is not; stallReported is set
-	// once it said so (noteStall; the monitor's own).
-	stallQueued   bool
+	// stallReported is set once the monitor reported a stall (noteStall;
+	// the monitor's own).
 	stallReported bool
 }
 

@@ -126,8 +126,9 @@ func TestALockHeldAcrossAForkIsReported(t *testing.T) {
 	}
 }
 
-// TestNoStallReportWithNothingPending: workers blocked for long with no
-// task pending (two long reads, nothing queued) is no stall.
+// TestNoStallReportWithNothingPending: workers and spares blocked for long
+// in the tasks they were given, with no task pending (six long reads on
+// two workers and four spares, nothing queued), is no stall.
 func TestNoStallReportWithNothingPending(t *testing.T) {
 	if !canSeeGoroutines() {
 		t.Skip("goroutine states cannot be read here: no stall is reported")
@@ -137,8 +138,8 @@ func TestNoStallReportWithNothingPending(t *testing.T) {
 	watchdog(t, func() {
 		release := make(chan struct{})
 		var wg sync.WaitGroup
-		wg.Add(2)
-		for range 2 {
+		wg.Add(6)
+		for range 6 {
 			r.Spawn("test", func() { defer wg.Done(); <-release })
 		}
 		select {

@@ -32,7 +32,7 @@ import (
 //     fields, curLevel, labels and ownLabels, executedUnpublished,
 //     idleTimer.
 //   - Written by the running goroutine, read by others, atomic: g,
-//     maxHelping, calls and the counters (steals, levelSteals,
+//     maxHelping, waits, calls and the counters (steals, levelSteals,
 //     inversions, executed, stealsEmpty, stealsLost), which Counts and
 //     the monitor read.
 //   - Written by others, atomic: offer (thieves ask for a publication),
@@ -126,8 +126,13 @@ type Worker struct {
 	// helping counts the jobs on this worker's stack that it took in
 	// WaitUntil, its main loop's included: how deep waits have nested.
 	// maxHelping is the deepest it has been (Counts.MaxHelpDepth). See waitUntil.
+	// waits counts the waits that run jobs (waitUntil, HelpUntil) in
+	// progress on the slot, the main loop's included: a runner blocked
+	// with more than its loop's wait is blocked in a job it took while
+	// waiting (the monitor's noteStall).
 	helping    int
 	maxHelping atomic.Int64
+	waits      atomic.Int32
 
 	// scopeJobs is the free list of spawned-task records (newScopeJob),
 	// spawnJobs that of detached tasks' (newSpawnJob), parts that of
@@ -677,6 +682,8 @@ const maxHelpDepth = 64
 // its own. (A bounded wait has none: its fork's job was published, so
 // every older one was.)
 func (w *Worker) waitUntil(l *Latch, forJoin bool) {
+	w.waits.Add(1) // for the monitor (noteStall)
+	defer w.waits.Add(-1)
 	if !forJoin && w.privHead < w.depth {
 		w.publishAll()
 	}
