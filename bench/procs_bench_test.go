@@ -3,6 +3,7 @@ package bench
 import (
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,4 +73,51 @@ func BenchmarkOversubscribed(b *testing.B) {
 func medianDuration(ds []time.Duration) time.Duration {
 	slices.Sort(ds)
 	return ds[len(ds)/2]
+}
+
+// manyProcsFibN and manyProcsCutoff are BenchmarkManyProcsFib's fib and
+// its goroutine version's cutoff (fib(20), about 30 µs serially: a
+// goroutine per fork above it costs a few percent).
+const manyProcsFibN, manyProcsCutoff = 32, 20
+
+// BenchmarkManyProcsFib runs fib(32) with forkjoin.Call on the default
+// pool, and the same fib with a goroutine per fork above a cutoff
+// (serially below it), reporting each one's wall and CPU time per fib
+// (cpu-ns/op: the process's, all threads). Run it at -cpu 2,16,64,128 on
+// any machine: the default pool follows GOMAXPROCS, so past the CPUs the
+// pool's extra workers can only cost, and the goroutines show what Go's
+// own scheduler pays at the same settings (docs/performance/many-cores.md
+// compares the two slowdowns).
+func BenchmarkManyProcsFib(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		fib  func(int) int64
+	}{
+		{"call", FibCall},
+		{"goroutines", func(n int) int64 { return fibGoCutoff(n, manyProcsCutoff) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			cpu0 := processCPUTime()
+			for range b.N {
+				if got := tc.fib(manyProcsFibN); got != FibExpected(manyProcsFibN) {
+					b.Fatalf("fib(%d) = %d", manyProcsFibN, got)
+				}
+			}
+			b.ReportMetric(float64(processCPUTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// fibGoCutoff is fib(n) with a goroutine per fork from n down to cutoff,
+// serial below.
+func fibGoCutoff(n, cutoff int) int64 {
+	if n < cutoff {
+		return FibSerial(n)
+	}
+	var wg sync.WaitGroup
+	var a int64
+	wg.Go(func() { a = fibGoCutoff(n-1, cutoff) })
+	b := fibGoCutoff(n-2, cutoff)
+	wg.Wait()
+	return a + b
 }

@@ -277,7 +277,7 @@ func TestFoldMemoryFollowsPieces(t *testing.T) {
 			func(a, b int) int { return a + b })
 	}
 	var least uint64
-	watchdog(t, func() { least = leastBytesPerCall(p, 1, 100, fold) })
+	watchdog(t, func() { least = leastBytesPerCall(p, 1, 100, func() {}, fold) })
 	assert.LessOrEqual(t, least, uint64(1024), "bytes per Fold of 4 pieces on a pool of %d slots", p.MaxWorkers())
 }
 
@@ -285,8 +285,20 @@ func TestFoldMemoryFollowsPieces(t *testing.T) {
 // each on a worker of p after warm calls, of the bytes f allocates a call:
 // the least, because the process's other allocations (a worker's records
 // made at its first steals) fall in some measurements
-// (TestAllocationsDoNotGrowWithForks).
-func leastBytesPerCall(p *pool.Pool, warm, runs int, f func()) uint64 {
+// (TestAllocationsDoNotGrowWithForks), each call after before, less what
+// the same measurement of before alone reads: the counts are the
+// process's, and what its Ps allocate meanwhile (more of them at more Ps,
+// and after a collection) is not f's.
+func leastBytesPerCall(p *pool.Pool, warm, runs int, before, f func()) uint64 {
+	ambient := leastBytesPerRun(p, 0, runs, before)
+	if least := leastBytesPerRun(p, warm, runs, func() { before(); f() }); least > ambient {
+		return least - ambient
+	}
+	return 0
+}
+
+// leastBytesPerRun is leastBytesPerCall without the subtraction.
+func leastBytesPerRun(p *pool.Pool, warm, runs int, f func()) uint64 {
 	least := uint64(math.MaxUint64)
 	p.Run(func() {
 		for range warm {
@@ -357,7 +369,7 @@ func TestFoldOfManyPiecesAllocatesLittle(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var least uint64
 			watchdog(t, func() {
-				least = leastBytesPerCall(p, 20, 50, func() { tc.before(); fold() })
+				least = leastBytesPerCall(p, 20, 50, tc.before, fold)
 			})
 			assert.LessOrEqual(t, least, uint64(256), "bytes a Fold of %d pieces allocates", pieces)
 		})

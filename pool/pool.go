@@ -151,15 +151,18 @@ func slotCount(call, what string, n int, set func(c *config)) Option {
 
 // DefaultGuests is how many goroutines that are no worker may run their
 // calls on themselves at once, as guests of the pool, unless WithGuests
-// says otherwise. A guest takes the place of one of the workers while its
-// call lasts (the pool runs at most GOMAXPROCS threads of work), so a
-// request handler that forks computes its request itself instead of
-// parking and waking a worker; more callers at once than this hand their
-// calls to the workers and block (docs/performance/server.md).
+// says otherwise; more on a machine of more CPUs, or a program of more Ps
+// at New: max(DefaultGuests, runtime.NumCPU(), GOMAXPROCS), so that the
+// callers can fill the Ps. A guest takes the place of one of the workers
+// while its call lasts (the pool runs at most GOMAXPROCS threads of
+// work), so a request handler that forks computes its request itself
+// instead of parking and waking a worker; more callers at once than this
+// hand their calls to the workers and block (docs/performance/server.md).
 const DefaultGuests = 64
 
 // WithGuests sets how many goroutines that are no worker may run their
-// calls on themselves at once (n >= 0; the default is DefaultGuests).
+// calls on themselves at once (n >= 0; the default is DefaultGuests, or
+// the CPUs or Ps if more).
 //
 // With n > 0, a call from a goroutine that is no worker (Run, Scope, Join
 // and package forkjoin's functions) runs on the calling goroutine, which
@@ -237,8 +240,10 @@ func WithTrace(f func(Event)) Option {
 // options.
 func New(opts ...Option) (*Pool, error) {
 	procs := goruntime.GOMAXPROCS(0)
-	c := config{Config: runtime.Config{Workers: procs, FollowProcs: true, MaxFollowed: max(FollowedWorkers, goruntime.NumCPU(), procs),
-		Spares: DefaultSpares, Guests: DefaultGuests, PanicValue: panicValue{}, Closed: ErrClosed}}
+	// The Ps a pool may see: what it follows, and its guests' default.
+	ps := max(goruntime.NumCPU(), procs)
+	c := config{Config: runtime.Config{Workers: procs, FollowProcs: true, MaxFollowed: max(FollowedWorkers, ps),
+		Spares: DefaultSpares, Guests: max(DefaultGuests, ps), PanicValue: panicValue{}, Closed: ErrClosed}}
 	for _, o := range opts {
 		if o == nil {
 			return nil, fmt.Errorf("pool.New: nil Option")
@@ -381,9 +386,12 @@ func (p *Pool) Stats() Stats {
 }
 
 // WorkerIndex returns the calling worker's index in its pool, or -1 when
-// the caller is not a worker: in [0, Workers()) for the pool's workers, in
-// [Workers(), MaxWorkers()) for a spare running in place of a blocked
-// worker (WithSpares) or a guest's call (WithGuests). -1 includes forkjoin
+// the caller is not a worker: in [0, MaxWorkers()) always; in [0,
+// Workers()) for the workers the pool started with, and past them, in the
+// order they were made, for a spare running in place of a blocked worker
+// (WithSpares), a guest's call (WithGuests) and a worker made as the pool
+// grew with GOMAXPROCS (so a grown pool's workers may have indexes past
+// Workers()): size per-worker state by MaxWorkers(). -1 includes forkjoin
 // calls made outside a pool whose input is too small to split, and
 // forkjoin.Fold and Reduce called from a goroutine while the default
 // pool's callers fill its Ps, which run on the calling goroutine:

@@ -2,12 +2,13 @@ package pool_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/spindle-go/spindle/forkjoin"
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -84,30 +85,14 @@ func BenchmarkBlockingFanOut(b *testing.B) {
 		group(b, newPool(b, pool.WithWorkers(2), pool.WithSpares(0)), func() { time.Sleep(wait) })
 	})
 	b.Run("goroutines-beside-2", func(b *testing.B) {
-		defer computeBeside(2)()
+		defer testutil.ComputeBeside(2)()
 		goroutines(b)
 	})
 	b.Run("group-beside-2", func(b *testing.B) {
 		p := newPool(b, pool.WithWorkers(2))
-		defer computeBeside(2)()
+		defer testutil.ComputeBeside(2)()
 		group(b, p, func() { time.Sleep(wait) })
 	})
-}
-
-// computeBeside starts n goroutines that compute until the function it
-// returns is called, which waits for them.
-func computeBeside(n int) (stop func()) {
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !done.Load() {
-			}
-		}()
-	}
-	return func() { done.Store(true); wg.Wait() }
 }
 
 // BenchmarkSparesWhileComputing counts the spares a computation starts,
@@ -131,4 +116,30 @@ func BenchmarkSparesWhileComputing(b *testing.B) {
 		})
 	}
 	b.ReportMetric(float64(p.Stats().SparesStarted)/float64(b.N), "spares/op")
+}
+
+// BenchmarkWaitersUnderLoad: two tasks on a pool of two wait on a channel
+// that a third, queued behind them, closes, beside 0, 3 and 8 goroutines
+// that compute (a loaded server's handlers), at GOMAXPROCS 2; ms/op is
+// the time from the first Spawn until all three returned. The third runs
+// once a spare starts for a blocked worker; with goroutines it would run
+// at once.
+func BenchmarkWaitersUnderLoad(b *testing.B) {
+	for _, load := range []int{0, 3, 8} {
+		b.Run(fmt.Sprintf("beside-%d", load), func(b *testing.B) {
+			testutil.WithProcs(b, 2)
+			p := newPool(b, pool.WithWorkers(2))
+			defer testutil.ComputeBeside(load)()
+			for range b.N {
+				ch := make(chan struct{})
+				var done sync.WaitGroup
+				done.Add(3)
+				p.Spawn(func() { defer done.Done(); <-ch })
+				p.Spawn(func() { defer done.Done(); <-ch })
+				p.Spawn(func() { defer done.Done(); close(ch) })
+				done.Wait()
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/op")
+		})
+	}
 }

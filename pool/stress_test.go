@@ -719,9 +719,10 @@ func TestStressPoolChurnLeavesNoGoroutineOrThread(t *testing.T) {
 		})
 		assert.Zero(t, alive, "worker threads still alive after Close")
 		if threads > 0 {
-			// The Go runtime may start a few threads of its own meanwhile;
-			// leaked workers would add one per worker, here about 100.
-			const slack = 8
+			// The Go runtime may start a few threads of its own meanwhile,
+			// more at more Ps (idle Ms it keeps for them); leaked workers
+			// would add one per worker, here about 100.
+			slack := max(8, runtime.GOMAXPROCS(0)/4)
 			after := stressThreads()
 			for after > threads+slack && time.Now().Before(deadline) {
 				time.Sleep(time.Millisecond)

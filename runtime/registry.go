@@ -429,12 +429,17 @@ func (r *Registry) enter(call string) {
 
 // admit counts a call from outside the pool in active and reports true,
 // or reports false, counting nothing, once the registry is closed.
+//
+// A call that turns the registry busy reads GOMAXPROCS (size.go); the
+// others do not: the reading takes the Go scheduler's lock, which calls
+// from every P would contend for, and while the registry is busy its
+// monitor reads it every round.
 func (r *Registry) admit() bool {
 	if !r.closed.Load() {
 		if r.active.Add(1) == 1 {
-			r.oweKick() // the registry turns busy (monitor.go)
+			r.oweKick()    // the registry turns busy (monitor.go)
+			r.checkProcs() // size.go
 		}
-		r.checkProcs() // size.go
 		if !r.closed.Load() {
 			return true
 		}

@@ -33,9 +33,10 @@ import (
 //     protocol, until running grows past its rank or Close. It never
 //     parks inside a task, and its deques are empty when it parks (what it
 //     had went to the injector), so no job waits on a parked worker.
-//   - workersRunning is running less one for each guest in a call
-//     (guest.go), but at least one: a guest computes on a P of its own,
-//     so it takes a worker's place instead of adding a thread. A guest's
+//   - workersRunning is running, but no more than procs less one for
+//     each guest in a call (guest.go), and at least one: a guest computes
+//     on a P of its own, so once workers and guests fill the Ps it takes
+//     a worker's place instead of adding a thread. A guest's
 //     arrival parks a worker only when that worker is next out of work,
 //     and a surplus worker steals from no guest (a guest's forks never
 //     need a thief: its joins and waits take them back). A guest's leaving
@@ -44,10 +45,11 @@ import (
 //     the count, so a server whose requests come back to back keeps its
 //     workers parked instead of waking one per request.
 //
-// Who reads procs: every call from outside the pool (admit), a worker of
-// the pool in its main loop before it sleeps, and the blocked-worker
-// monitor's rounds (monitor.go), so a change reaches the registry by its
-// next call, its next idle worker, or a monitor tick while it computes.
+// Who reads procs: a call from outside the pool that finds it idle
+// (admit), a worker of the pool in its main loop before it sleeps, and
+// the monitor's rounds while the pool is busy (monitor.go), so a change
+// reaches the registry by its next call once idle, its next idle worker,
+// or a monitor tick while it is busy.
 //
 // Workers past running that are still inside a task (procs fell while
 // they computed) crowd the Ps until they park; meanwhile the idle loop
@@ -76,7 +78,10 @@ type sizing struct {
 
 // checkProcs reads GOMAXPROCS and, if it moved, resizes the registry: one
 // lock-protected read of the Go scheduler's setting otherwise.
-func (r *Registry) checkProcs() { r.sawProcs(int32(goruntime.GOMAXPROCS(0))) }
+func (r *Registry) checkProcs() { r.sawProcs(int32(readProcs(0))) }
+
+// readProcs is runtime.GOMAXPROCS; tests count its calls.
+var readProcs = goruntime.GOMAXPROCS
 
 // sawProcs resizes the registry if procs, a reading of GOMAXPROCS, is not
 // the setting it has (resize reads GOMAXPROCS again: the reading may be
@@ -145,12 +150,14 @@ func (r *Registry) wakeParked(running int) {
 	r.sleep.SetCrowded(z.awake > z.procs.Load())
 }
 
-// workersRunning is how many workers may look for work now: running, less
-// one per guest in a call, but at least one (see the notes above).
+// workersRunning is how many workers may look for work now: running, but
+// no more than the Ps the guests in a call leave, and at least one (see
+// the notes above). A pool of fewer workers than Ps parks none for a
+// guest while the Ps hold both.
 func (r *Registry) workersRunning() int {
 	n := int(r.sizing.running.Load())
 	if g := int(r.guests.running.Load()); g > 0 {
-		n = max(1, n-g)
+		n = max(1, min(n, int(r.sizing.procs.Load())-g))
 	}
 	return n
 }

@@ -225,3 +225,46 @@ func TestStaleProcsReadingKeepsTheNewestSetting(t *testing.T) {
 		assert.Equal(t, int32(4), r.sizing.procs.Load())
 	})
 }
+
+// Guests take workers' places only once workers and guests would outnumber
+// the Ps: a pool of fewer workers than Ps keeps them all running beside
+// its guests.
+func TestGuestsParkWorkersOnlyPastThePs(t *testing.T) {
+	r := startSized(t, 8, Config{Workers: 4, Guests: 8})
+	gs := &r.guests
+	defer gs.running.Store(0)
+	for _, tc := range []struct {
+		guests int32
+		want   int
+	}{
+		{0, 4},
+		{4, 4}, // 8 threads on 8 Ps
+		{6, 2},
+		{8, 1}, // one worker always
+	} {
+		gs.running.Store(tc.guests)
+		assert.Equal(t, tc.want, r.workersRunning(), "%d guests", tc.guests)
+	}
+}
+
+// A call from outside reads GOMAXPROCS, which takes the Go scheduler's
+// lock, only when it finds the registry idle; while it is busy (a call in
+// progress) the monitor's rounds read it.
+func TestBusyRegistryCallsDoNotReadGOMAXPROCS(t *testing.T) {
+	r := newUnmonitored(t, Config{Workers: 1})
+	reads := 0
+	saved := readProcs
+	readProcs = func(n int) int { reads++; return saved(n) }
+	defer func() { readProcs = saved }()
+	require.True(t, r.admit())
+	assert.Equal(t, 1, reads, "the call that turned the registry busy")
+	for range 100 {
+		require.True(t, r.admit())
+		r.leave()
+	}
+	assert.Equal(t, 1, reads, "calls while busy read GOMAXPROCS")
+	r.leave()
+	require.True(t, r.admit())
+	assert.Equal(t, 2, reads, "the call after the registry turned idle")
+	r.leave()
+}

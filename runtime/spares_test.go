@@ -3,8 +3,9 @@ package runtime
 import (
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
+
+	"github.com/spindle-go/spindle/internal/testutil"
 )
 
 // TestBlockedTasksGetSparesUnderLoad: two tasks on a pool of two wait
@@ -19,18 +20,7 @@ func TestBlockedTasksGetSparesUnderLoad(t *testing.T) {
 	for _, load := range []int{3, 8} {
 		t.Run(fmt.Sprintf("beside %d goroutines", load), func(t *testing.T) {
 			r := startSized(t, 2, Config{Workers: 2, Spares: 4})
-			var stop atomic.Bool
-			var computing sync.WaitGroup
-			for range load {
-				computing.Add(1)
-				go func() {
-					defer computing.Done()
-					for !stop.Load() {
-					}
-				}()
-			}
-			defer computing.Wait()
-			defer stop.Store(true)
+			defer testutil.ComputeBeside(load)()
 			watchdog(t, func() {
 				for range 5 {
 					ch := make(chan struct{})

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	goruntime "runtime"
 	"sync/atomic"
 	"time"
@@ -26,7 +27,8 @@ import (
 //     ends follow their own protocol), sleep, levels, spare, spareWake,
 //     surplusWake, rank, guest, guestCell, oneTaskPerRun, analysing.
 //   - The running goroutine's alone, plain fields: slots, depth,
-//     privHead, stealBuf, rng, siblings, readiedCaller, helping, the free
+//     privHead, stealBuf, rng, siblings, readiedCaller, offerUntaken,
+//     helping, the free
 //     lists (scopeJobs, spawnJobs, parts, valueJobs), creditScope and
 //     credit, the lineage fields (lineageWalk too), locked, the iso
 //     fields, curLevel, labels and ownLabels, executedUnpublished,
@@ -122,6 +124,9 @@ type Worker struct {
 	// Research.OneTaskPerRun. (In readiedCaller's padding: a field here
 	// moves nothing else.)
 	oneTaskPerRun bool
+	// offerUntaken is set when a job this worker published came back
+	// untaken, cleared when a thief takes one (offerLimit).
+	offerUntaken bool
 
 	// helping counts the jobs on this worker's stack that it took in
 	// WaitUntil, its main loop's included: how deep waits have nested.
@@ -221,8 +226,9 @@ func (w *Worker) Locked() bool { return w.locked }
 // Registry returns the registry the worker belongs to.
 func (w *Worker) Registry() *Registry { return w.reg }
 
-// Index returns the worker's index: in [0, Registry().Workers()) for the
-// registry's workers, up to Registry().Slots() for a spare (spares.go).
+// Index returns the worker's index, below Registry().Slots(): the
+// registry's first workers first, then spare, guest and grown workers'
+// slots in the order they were made (spares.go).
 func (w *Worker) Index() int { return w.index }
 
 // FrameSlot is one depth of a worker's stack of join records: the record
@@ -293,7 +299,13 @@ func (w *Worker) Leave() {
 // job since this worker's last fork. While some worker is looking for
 // work (one more load of the sleep counters), every fork publishes one
 // more: the oldest jobs flow to idle workers one per fork, so no worker
-// idles long next to a busy one's private jobs.
+// idles long next to a busy one's private jobs. Until a job it published
+// comes back untaken: the lookers do not keep up (at many Ps, more than
+// the CPUs can run, they wait for a CPU), and every job published was
+// popped back through the deque's fence at its join, which made nearly
+// every fork pay for it (docs/performance/many-cores.md). From then on it
+// keeps minOffered published, and offers more again once thieves took
+// all it offered (offerLimit).
 //
 // Those conditions read shared lines (the deque's ends, the pool's sleep
 // counters), so the fork does not test them: it loads one word of its
@@ -301,12 +313,13 @@ func (w *Worker) Leave() {
 // then (offerSlow). offer is set by a thief after every steal attempt on
 // this worker (the deque may be empty now, or the thief is looking), by
 // this worker when it pops its own public deque while it has private
-// forks, and at start; it is cleared only by offerSlow, when the deque
-// holds a job and no worker is inactive (looking or asleep: the sleep
-// counters count both). So while it is clear, every other worker is busy
-// and needs nothing, and a worker that turns idle tries every victim
-// before it sleeps, setting their flags, which makes their next forks
-// publish. The ordering that makes this hold: offerSlow clears it before
+// forks, and at start (offerTaken when a thief took a job); it is
+// cleared only by offerSlow, when the deque holds a job and no worker is
+// inactive (looking or asleep: the sleep counters count both), or holds
+// minOffered while the lookers leave what it offers. So while it is
+// clear, the deque holds work, and a worker that turns idle tries every
+// victim before it sleeps, setting their flags, which makes their next
+// forks publish. The ordering that makes this hold: offerSlow clears it before
 // testing the deque again, and a thief sets it after its steal (Go's
 // atomics are sequentially consistent).
 //
@@ -339,7 +352,10 @@ func (w *Worker) offerSlow() {
 		w.offer.Store(0)
 		return
 	}
-	if w.variant == nil && !w.sleep.Looking() && w.publicLen() > 0 {
+	if w.offerUntaken && w.offer.Load() == offerTaken && w.publicLen() == 0 {
+		w.offerUntaken = false // thieves took all it offered: offer more again
+	}
+	if n := w.publicLen(); w.variant == nil && n > 0 && n >= w.offerLimit() {
 		w.offer.Store(0)
 		if w.publicLen() > 0 {
 			return // a thief that empties it sets offer after
@@ -355,9 +371,16 @@ func (w *Worker) offerSlow() {
 // so that thieves looking again and again do not write the line.
 func (w *Worker) requestOffer() {
 	if w.offer.Load() == 0 {
-		w.offer.Store(1)
+		w.offer.Store(offerRequested)
 	}
 }
+
+// The values of offer: 0, clear; offerRequested, set by a steal attempt
+// or the worker; offerTaken, set by a thief that took a job.
+const (
+	offerRequested = 1
+	offerTaken     = 2
+)
 
 // publishOldest moves the oldest private job to the public deque (or, if
 // a bounded variant deque is full, to the injector) and reports whether
@@ -551,6 +574,9 @@ func (w *Worker) takeBackSlow(j *Job) bool {
 		return true
 	}
 	got := w.runOwnUntil(j)
+	if got {
+		w.offerUntaken = true // published, and back untaken (see offerLimit)
+	}
 	if !got {
 		w.waitUntil(&j.Latch, w.variant == nil)
 	}
@@ -848,7 +874,7 @@ func (w *Worker) findWork(thorough bool) *Job {
 	}
 	j := w.publicPop()
 	if j == nil {
-		j = w.steal()
+		j = w.steal(thorough)
 	}
 	if j == nil {
 		j = w.reg.injector.pop()
@@ -859,11 +885,18 @@ func (w *Worker) findWork(thorough bool) *Job {
 	return w.choose(j, thorough, 0)
 }
 
-// steal tries every other worker's public deque once, starting at a
-// random one, and starts over while some steal lost a race (the victim may
-// still hold work).
-func (w *Worker) steal() *Job {
-	return w.stealRound(int(w.reg.live.Load())-1, func(v *Worker) (*Job, deque.StealResult) {
+// steal tries other workers' public deques, starting at a random one:
+// every other worker when thorough (the last search before sleeping),
+// else stealSample of them, and starts over while some steal lost a race
+// (the victim may still hold work). Sampling bounds what a round of
+// looking costs at many workers; the sleepy round's thorough search is
+// what no job may escape.
+func (w *Worker) steal(thorough bool) *Job {
+	tries := int(w.reg.live.Load()) - 1
+	if !thorough {
+		tries = min(tries, stealSample)
+	}
+	return w.stealRound(tries, func(v *Worker) (*Job, deque.StealResult) {
 		j, got, res := w.stealFrom(v)
 		switch res {
 		case deque.Success:
@@ -906,7 +939,11 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 				continue
 			}
 			j, res := try(workers[v])
-			workers[v].requestOffer() // see Offer
+			if res == deque.Success {
+				workers[v].offer.Store(offerTaken) // see Offer
+			} else {
+				workers[v].requestOffer()
+			}
 			switch res {
 			case deque.Success:
 				w.traceSteal(v)
@@ -938,3 +975,27 @@ func (w *Worker) mainLoop() {
 		w.parkSurplus()
 	}
 }
+
+// stealSample is how many victims a search that is not thorough tries
+// (steal): enough that at a handful of workers every search tries them
+// all.
+const stealSample = 8
+
+// offerLimit is how many jobs a fork keeps published (see Offer): one
+// while no worker looks for work; else any number, but minOffered once a
+// job this worker published came back untaken (offerUntaken), until
+// thieves take all it offered.
+func (w *Worker) offerLimit() int {
+	switch {
+	case !w.sleep.Looking():
+		return 1
+	case w.offerUntaken:
+		return minOffered
+	}
+	return math.MaxInt
+}
+
+// minOffered is how many jobs a fork keeps published while workers look
+// but do not take what it offers (offerLimit): the oldest, and one for a
+// second thief while the first carries its job off.
+const minOffered = 2
