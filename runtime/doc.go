@@ -216,10 +216,11 @@
 // function runs on a goroutine while the worker waits in waitUntil).
 //
 // Size. How many workers there are and may look for work (size.go):
-// checkProcs at every call from outside (admit, registry.go), in look
-// before a main-loop worker sleeps, and in every monitor round; a reading
-// that differs sends it to resize, which reads GOMAXPROCS again under its
-// lock, so that a reading gone stale never sets an older size back.
+// checkProcs when a call from outside finds the registry idle (admit,
+// registry.go), in look before a main-loop worker sleeps, and in every
+// monitor round; a reading that differs sends it to resize, which reads
+// GOMAXPROCS again under its lock, so that a stale reading never sets an
+// older size back.
 //
 // Calls from goroutines. Run (run.go) admits the call (admit), then runs
 // it on a guest slot (acquireGuest, runAsGuest, leaveGuest: guest.go) or,

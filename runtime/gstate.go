@@ -9,34 +9,23 @@ import (
 
 // Goroutine states: whether a worker's goroutine waits.
 //
-// The monitor (monitor.go) must tell a worker whose task blocks (on a
-// channel, a mutex, a timer, a read) from one that computes or waits for
-// a P. The Go runtime knows: every goroutine has a status word in its g
-// record, _Gwaiting while it is parked (a channel, a lock, a sleep, the
-// netpoller) and _Gsyscall in a system call, but _Grunnable while it waits
-// for a P and _Grunning while it runs. Nothing else tells them apart
-// from outside: a thread's CPU clock stops in both cases, and so does
-// every progress count a task could keep, and the Go scheduler exports no
-// per-goroutine state (docs/design.md, "Seeing blocked tasks", weighs
-// the other ways).
+// The monitor (monitor.go) must tell a worker whose task blocks from one
+// that computes or waits for a P; a thread's CPU clock and every progress
+// count stop in all three cases (docs/design.md, "Seeing blocked tasks").
+// The Go runtime's record of a goroutine (its g) holds a status word:
+// waiting while parked (a channel, a lock, a sleep, the netpoller), in a
+// system call, runnable while it waits for a P, running. Its offset is not
+// exported and has moved between Go releases; the numbering has not since
+// Go 1.0. findStatusOffset finds the offset once, by watching a goroutine
+// it drives through known states, and accepts it only if every
+// observation matches; if none does, goroutineState reports every
+// goroutine running, so that no spare starts and no stall is reported (as
+// where currentG is no g pointer: gstate_other.go), and
+// TestGoroutineStatesAreReadable fails on that Go release.
 //
-// So the monitor reads the word. Its offset in the g record is not
-// exported and has moved between Go releases; the numbering of the states
-// it holds has not since Go 1.0. findStatusOffset finds the offset once,
-// by watching goroutines whose state it controls (running, waiting on a
-// channel, runnable or running while they spin, waiting on a mutex), and
-// accepts an offset only if every observation matches. If none does (a
-// Go release that changes the numbering), goroutineBlocked reports false
-// for every goroutine: no spare ever starts and no stall is reported, as
-// on architectures without currentG's g pointer (gstate_other.go), and
-// TestGoroutineStatesAreReadable fails, which is how a new Go release
-// that breaks this is noticed.
-//
-// Reading the word is memory-safe: g records are never freed (the
-// runtime keeps every g it made, reusing dead ones), so a pointer taken
-// from Worker.g stays readable after its goroutine ends; at worst it
-// reads the state of a later goroutine that reuses the record, for the
-// length of one monitor round.
+// The read is memory-safe: the runtime never frees a g (it reuses dead
+// ones), so a pointer taken from Worker.g stays readable after its
+// goroutine ends; at worst it reads a later goroutine's state for a round.
 
 // The goroutine states the monitor reads, numbered as in the Go
 // runtime's runtime2.go. statusScan is a bit the collector adds while it
@@ -104,40 +93,30 @@ func findStatusOffset() uintptr {
 			candidates = append(candidates, off)
 		}
 	}
-	// A goroutine that waits on a channel, then spins, then waits on
-	// another channel; the word must read each state in turn.
+	// A goroutine that waits on a channel, then spins, then waits on it
+	// again; the word must read each state in turn.
 	var (
 		g       = make(chan uintptr)
-		wake    = make(chan struct{})
+		step    = make(chan struct{})
 		spin    atomic.Bool
-		end     = make(chan struct{})
 		stopped = make(chan struct{})
 	)
 	spin.Store(true)
 	go func() {
 		defer close(stopped)
 		g <- currentG()
-		<-wake
+		<-step
 		for spin.Load() {
 		}
-		<-end
+		<-step
 	}()
 	gp := <-g
-	woken := false
-	defer func() {
-		if !woken {
-			close(wake)
-		}
-		spin.Store(false)
-		close(end)
-		<-stopped
-	}()
+	defer func() { spin.Store(false); close(step); <-stopped }()
 	off := observe(gp, candidates, statusWaiting)
 	if off == 0 {
 		return 0
 	}
-	close(wake)
-	woken = true
+	step <- struct{}{}
 	if observe(gp, []uintptr{off}, statusRunnable, statusRunning) == 0 {
 		return 0
 	}

@@ -8,71 +8,80 @@ import (
 )
 
 // The monitor: one goroutine per registry that watches the pool while it
-// is busy. It notices workers whose task blocks and starts spares in
-// their place (spares.go), reports a pool that can run nothing more
-// (noteStall), and keeps the registry's counts current while no call
-// comes to do it: GOMAXPROCS (size.go), the workers parked while guests
-// ran, and the guests' saturation and stuck queues (guest.go).
+// is busy. It starts spares in place of workers whose task blocks
+// (spares.go), reports a pool that can run nothing more (noteStall), and
+// keeps the registry's counts current while no call comes to do it:
+// GOMAXPROCS (size.go), the workers parked while guests ran, and the
+// guests' saturation and stuck queues (guest.go).
 //
-// What blocked means. A worker or an active spare is blocked when its
-// goroutine waits (on a channel, a mutex, a timer, the netpoller) or is in
-// a system call, outside the engine's own parks (every park of the engine
-// marks itself: sleep.Sleep.Parked), when seen twice blockedAfter apart
-// (a round that sees a runner begin to wait looks again blockedAfter
-// later), and stays blocked, once woken, until it is seen running: while
-// the program's goroutines keep the Ps busy a task that blocks again and
-// again spends most of its time waiting for a P. The goroutine's state
-// says so (gstate.go): a worker that computes, or waits for a P, or whose
-// thread waits for a CPU, is running or runnable, never waiting, whatever
-// the machine's load; so a spare that computes is never taken for a
-// blocked one. A wait that may be for the garbage collector is not
-// believed (gcWatch).
+// Blocked: a worker's or an active spare's goroutine waits (a channel, a
+// mutex, a timer, the netpoller) or is in a system call, outside the
+// engine's parks (each marks itself: sleep.Sleep.Parked), seen twice
+// blockedAfter apart; once woken it stays blocked until seen running (a
+// task that blocks again and again, beside goroutines that keep the Ps
+// busy, spends most of its time waiting for a P). The goroutine's state
+// says so (gstate.go): one that computes or waits for a P is never
+// taken for a blocked one, whatever the load (docs/design.md, "Seeing
+// blocked tasks"). A wait that may be for the collector is not believed
+// (gcWatch). Spares cover blocked runners one for one, while tasks are
+// queued, up to the spare slots; the surplus retires at task boundaries.
 //
-// Spares cover blocked workers and spares one for one: as many are
-// active as are blocked, while tasks are queued, up to the registry's
-// spare slots; so the pool runs as many runners as it was made with, and
-// tasks that wait for one another progress as long as fewer than its
-// spare slots block at once. Spares beyond that (the blocked tasks
-// resumed) retire at their next task boundary once the surplus has lasted
-// retireAfter and two rounds, or when they find no work for spareIdle or
-// two rounds.
-//
-// When it runs. While no call, detached task or group is in progress in
-// the registry (its active count is 0) and no spare runs, the monitor
-// parks on a channel, so an idle pool stays idle. It is signalled
-// (kickMonitor) once the call that made the registry busy hands a job to
-// the workers (oweKick, payKick), not when the call starts: a guest's call
-// that keeps its work to itself wakes nothing. Its first look comes a tick
-// after that signal. Otherwise it looks every monitorTick, or every
-// monitorFastTick while a runner waits or spares run. A round reads a few
-// words per slot and makes no system call, so its cost grows with the
-// slots only by loads (BenchmarkMonitorRound).
-//
-// Where goroutine states cannot be read (gstate_other.go) the monitor
-// still keeps the counts, but starts no spare and reports no stall:
-// pool.Block is the remedy there.
+// When it runs: while the registry is busy (a call, a detached task or a
+// group in progress: active) or spares run; otherwise it parks on a
+// channel, so an idle pool stays idle. The call that makes the registry
+// busy kicks it once it hands a job to the workers (oweKick, payKick), not
+// before: a guest's call that keeps its work to itself wakes nothing. It
+// looks a tick after the kick, then every monitorTick, or monitorFastTick
+// while a runner waits or spares run. A round reads a few words per slot
+// and makes no system call (BenchmarkMonitorRound). Where goroutine
+// states cannot be read (gstate_other.go) it keeps the counts only.
 const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
 	blockedAfter    = 100 * time.Microsecond
 	retireAfter     = time.Millisecond
-	lateAfter       = 2 * time.Millisecond
+	// lateAfter: a wake-up this late means the monitor waited for a P
+	// (more than a timer's lateness in an idle process, the netpoller's
+	// millisecond; less than the scheduler's 10 ms time slice).
+	lateAfter = 2 * time.Millisecond
 )
 
 // runnerWatch is the monitor's record of one slot.
 type runnerWatch struct {
+	// class is the slot's standing at the monitor's last look at it;
+	// spare and nested are what it was then (a spare's slot; blocked in a
+	// job it took while waiting), as counted in the round's tally.
+	class         standing
+	spare, nested bool
 	// since is when the slot's goroutine was first seen waiting in a row
-	// of rounds, zero while it is not; last is the last round that
-	// counted it blocked (for Stats' blocked time).
+	// of looks, zero while it is not; last is the last look that counted
+	// it blocked (for Stats' blocked time).
 	since, last time.Time
-	// resuming is set once the slot was counted blocked, until it is
-	// seen running.
-	resuming bool
 	// guestTop and guestBottom are a guest slot's public deque's ends at
-	// the last round, and guestCalls its call count (noteStaleGuest).
+	// the last look, and guestCalls its call count (noteStaleGuest).
 	guestTop, guestBottom int64
 	guestCalls            uint64
 }
+
+// A slot's standing, as the monitor last saw it (runnerWatch.class).
+type standing uint8
+
+const (
+	seenUnwatched    standing = iota // parked in the engine, dormant, a guest between calls
+	seenRunning                      // a worker or active spare computing or waiting for a P
+	seenWaiting                      // its goroutine waits, for less than blockedAfter
+	seenBlocked                      // waited blockedAfter, and has not run since
+	seenGuest                        // a guest in a call, not waiting
+	seenGuestWaiting                 // a guest in a call whose goroutine waits
+)
+
+// monitorSample is how many slots a round looks at: every slot up to that
+// many, else that many in turn, so that a round costs about the same at
+// any number of workers (each look reads lines that other cores write, a
+// cache miss each on a large machine). A slot is then looked at every
+// slots/monitorSample rounds: at 128 workers every 16, 8 ms at the 500 µs
+// tick and under 1 ms at the fast one, which a waiting slot brings on.
+const monitorSample = 8
 
 // monitor is the monitor goroutine's loop.
 func (r *Registry) monitor() {
@@ -81,86 +90,88 @@ func (r *Registry) monitor() {
 	timer := time.NewTimer(monitorTick)
 	defer timer.Stop()
 	watches := make([]runnerWatch, len(r.workers))
-	quiet := 0    // rounds in a row that found nothing queued, in a bubble
-	late := false // the last sleep ended lateAfter late or more
+	var look blockedLook // the tally of the watches' standings
+	cursor := 0          // the next slot to look at
+	quiet := 0           // rounds in a row that found nothing queued, in a bubble
 	var lastRound time.Time
+	// The first look a tick after the pool turned busy, not at once: the
+	// workers are waking up then, and the monitor would take a P from
+	// them (engage).
+	tick := monitorTick
 	for {
 		if r.active.Load() == 0 && sp.active.Load() == 0 {
 			clear(watches)
+			look, cursor = blockedLook{}, 0
 			sp.blocked.Store(0)
 			sp.surplus.Store(0)
 			r.sleep.ReleaseP(false)
 			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
 			r.guests.filled.Store(false)
-			sp.surplusSince = time.Time{}
+			sp.surplusSince, lastRound = time.Time{}, time.Time{}
 			sp.roundGap.Store(0)
-			lastRound = time.Time{}
 			select {
 			case <-sp.wake:
 			case <-sp.stop:
 				return
 			}
-
-			// The first look a tick after the pool turned busy, not at
-			// once: the workers are waking up then, and the monitor would
-			// take a P from them (engage).
-			due := time.Now().Add(monitorTick)
-			if !sp.sleepFor(timer, monitorTick) {
-				return
-			}
-			late = time.Since(due) >= lateAfter && !r.inBubble
-			continue
+			tick = monitorTick
+		}
+		late, ok := r.sleepFor(timer, tick)
+		if !ok {
+			return
 		}
 		now := time.Now()
 		if !lastRound.IsZero() { // a time slice or more under load
 			sp.roundGap.Store(int64(now.Sub(lastRound)))
 		}
 		lastRound = now
-		look := r.monitorRound(watches, now, late)
-
-		tick := monitorTick
-		if look.waiting > 0 || sp.active.Load() > 0 {
+		cursor = r.monitorRound(watches, &look, cursor, now, late)
+		tick = monitorTick
+		if look.waiting > 0 || look.blocked > 0 || sp.active.Load() > 0 {
 			tick = monitorFastTick
 		}
 		if r.inBubble {
 			tick = r.bubbleTick(tick, &quiet)
 		}
-		due := time.Now().Add(tick)
-		if !sp.sleepFor(timer, tick) {
-			return
-		}
-		late = time.Since(due) >= lateAfter && !r.inBubble
 	}
 }
 
-// lateAfter is how late the monitor's wake-up must be for the round to
-// take it for a wait for a P: more than a timer's lateness in an idle
-// process (the netpoller's millisecond), less than the scheduler's time
-// slice (10 ms), which is what a goroutine readied on a busy P waits.
-
-// sleepFor waits d on timer, the monitor's own, and reports true; or
-// false as soon as Close stops the monitor.
-func (sp *spares) sleepFor(timer *time.Timer, d time.Duration) bool {
+// sleepFor waits d on timer, the monitor's own, and reports true (ok),
+// and whether it woke lateAfter late or more: it waited for a P, the
+// program's goroutines keeping the Ps busy (never in a bubble, whose
+// clock is fake). ok is false as soon as Close stops the monitor.
+func (r *Registry) sleepFor(timer *time.Timer, d time.Duration) (late, ok bool) {
+	due := time.Now().Add(d)
 	timer.Reset(d)
 	select {
 	case <-timer.C:
-		return true
-	case <-sp.stop:
-		return false
+		return time.Since(due) >= lateAfter && !r.inBubble, true
+	case <-r.spares.stop:
+		return false, false
 	}
 }
 
-// monitorRound looks at every slot once at time now: it keeps the
-// registry's counts current, finds the blocked runners, starts or retires
-// spares, and follows a stall. It returns what it saw. late says the
-// monitor waited for a P to begin it (see findBlocked).
-func (r *Registry) monitorRound(watches []runnerWatch, now time.Time, late bool) blockedLook {
+// monitorRound is a round at time now: it keeps the registry's counts
+// current, looks at monitorSample slots from cursor on (lookAt) and
+// tallies what it saw into look, starts or retires spares, follows a
+// stall, and returns the cursor for the next round. late says the monitor
+// waited for a P to begin it (sleepFor).
+func (r *Registry) monitorRound(watches []runnerWatch, look *blockedLook, cursor int, now time.Time, late bool) int {
 	r.guests.rounds.Add(1) // serial calls' clock (guest.go, SerialCall)
 	r.checkProcs()         // size.go
 	r.wakeWithinCount()    // workers parked while guests ran (size.go)
 	r.noteFilled()         // guest.go
-	look := r.findBlocked(watches, now)
-	if look.waiting > look.blocked && !r.inBubble {
+	live := r.liveWorkers()
+	n := min(len(live), monitorSample)
+	cursor %= len(live)
+	fresh := 0
+	for k := range n {
+		i := (cursor + k) % len(live)
+		if r.lookAt(live[i], i, &watches[i], look, now) {
+			fresh++
+		}
+	}
+	if fresh > 0 && !r.inBubble {
 		// Runners just began to wait: look again blockedAfter later, in
 		// this round, rather than a tick later. A timer wakes an idle
 		// process up to a millisecond late (the netpoller's granularity),
@@ -174,35 +185,39 @@ func (r *Registry) monitorRound(watches []runnerWatch, now time.Time, late bool)
 			}
 		}
 		now = time.Now()
-		look = r.findBlocked(watches, now)
+		for k := range n {
+			i := (cursor + k) % len(live)
+			r.lookAt(live[i], i, &watches[i], look, now)
+		}
 	}
 	if look.blocked > 0 && r.spares.gc.busy() {
 		// The waits may be for the collector (gcWatch): start over.
 		for i := range watches {
-			watches[i].since, watches[i].resuming = time.Time{}, false
+			if ws := &watches[i]; ws.class == seenWaiting || ws.class == seenBlocked {
+				look.tally(ws, -1)
+				ws.class, ws.since = seenRunning, time.Time{}
+				look.tally(ws, 1)
+			}
 		}
-		look = r.findBlocked(watches, now)
 	}
 	r.spares.blocked.Store(int32(look.blocked))
-	queued := r.workQueued()
-	r.steerSpares(now, look, queued)
-	r.noteStall(now, look, queued)
-	return look
+	r.steerSpares(now, *look)
+	r.noteStall(now, *look, watches)
+	return cursor + n
 }
 
-// blockedLook is what a monitor round found of the slots (findBlocked).
+// blockedLook is the tally of the slots' standings (runnerWatch.class),
+// kept by the monitor across rounds.
 type blockedLook struct {
 	watched int // workers and active spares not parked in the engine
-	waiting int // of those, the ones whose goroutine waits
-	blocked int // of those, the ones waiting for blockedAfter: blocked
+	waiting int // of those, the ones just seen waiting (seenWaiting)
+	blocked int // of those, the ones blocked (seenBlocked)
 	// blockedSpares is how many of blocked are spares, runningSpares how
 	// many of watched are spares not blocked.
 	blockedSpares, runningSpares int
 	// workers counts the registry's own workers watched, workersBlocked
-	// those blocked, and workersSince is the latest time one of those
-	// began to wait.
+	// those blocked.
 	workers, workersBlocked int
-	workersSince            time.Time
 	// guests counts the guests in a call, guestsWaiting those whose
 	// goroutine waits outside the engine.
 	guests, guestsWaiting int
@@ -211,99 +226,118 @@ type blockedLook struct {
 	nested int
 }
 
-// findBlocked is the detection half of a round: which workers and
-// spares are blocked in a task, by their goroutine's state, and which
-// guests are stuck behind their own queue (noteStaleGuest).
-func (r *Registry) findBlocked(watches []runnerWatch, now time.Time) (look blockedLook) {
-	sp := &r.spares
-	for i, w := range r.liveWorkers() {
-		ws := &watches[i]
-		if w.guest {
-			if r.guests.idle[w.guestCell].w.Load() == w {
-				ws.since = time.Time{} // between calls
-				continue
-			}
-			look.guests++
-			waiting := !r.sleep.Parked(i) && goroutineBlocked(w.g.Load())
-			if waiting {
-				look.guestsWaiting++
-				if w.waits.Load() > 0 {
-					look.nested++
-				}
-			}
-			r.noteStaleGuest(w, ws, waiting)
-			continue
+// tally adds ws's standing to look (sign 1), or takes it back (-1).
+func (look *blockedLook) tally(ws *runnerWatch, sign int) {
+	switch ws.class {
+	case seenUnwatched:
+		return
+	case seenGuestWaiting:
+		look.guestsWaiting += sign
+		if ws.nested {
+			look.nested += sign
 		}
-		if w.spare && w.spareState.Load() != spareActive || r.sleep.Parked(i) {
-			ws.since, ws.resuming = time.Time{}, false
-			continue
-		}
-		look.watched++
-		if !w.spare {
-			look.workers++
-		}
-		switch goroutineState(w.g.Load()) {
-		case gRunnable:
-			if ws.resuming {
-				// Woken from the wait it was blocked in, and waiting
-				// for a P: the program's goroutines keep the Ps busy,
-				// and the task, blocked in all but that, still needs
-				// its cover (a fan-out of blocking calls beside them).
-				look.blocked++
-				if w.spare {
-					look.blockedSpares++
-				}
-				continue
-			}
-			fallthrough
-		case gRunning:
-			ws.since, ws.resuming = time.Time{}, false
-			if w.spare {
-				look.runningSpares++
-			}
-			continue
-		}
-		look.waiting++
-		if ws.since.IsZero() {
-			ws.since = now
-		}
-		if now.Sub(ws.since) < blockedAfter {
-			if w.spare {
-				look.runningSpares++
-			}
-			continue
-		}
-		look.blocked++
-		ws.resuming = true
-		loopWaits := int32(1) // a worker's main loop waits in waitUntil
-		if w.spare {
-			loopWaits = 0 // a spare's does not
-		}
-		if w.waits.Load() > loopWaits {
-			look.nested++
-		}
-		if w.spare {
-			look.blockedSpares++
-		} else {
-			look.workersBlocked++
-			if ws.since.After(look.workersSince) {
-				look.workersSince = ws.since
-			}
-		}
-		if ws.last.Before(ws.since) {
-			ws.last = ws.since
-		}
-		sp.blockedNanos.Add(int64(now.Sub(ws.last)))
-		ws.last = now
+		fallthrough
+	case seenGuest:
+		look.guests += sign
+		return
 	}
-	return look
+	look.watched += sign
+	if !ws.spare {
+		look.workers += sign
+	}
+	switch ws.class {
+	case seenWaiting:
+		look.waiting += sign
+		fallthrough
+	case seenRunning:
+		if ws.spare {
+			look.runningSpares += sign
+		}
+	case seenBlocked:
+		look.blocked += sign
+		if ws.nested {
+			look.nested += sign
+		}
+		if ws.spare {
+			look.blockedSpares += sign
+		} else {
+			look.workersBlocked += sign
+		}
+	}
+}
+
+// lookAt is the detection half of a round, for slot w (index i, record
+// ws): whether a worker or spare is blocked in a task, by its goroutine's
+// state, and whether a guest is stuck behind its own queue
+// (noteStaleGuest). It moves the slot's standing in look, and reports
+// whether the slot was just seen to begin waiting.
+func (r *Registry) lookAt(w *Worker, i int, ws *runnerWatch, look *blockedLook, now time.Time) (fresh bool) {
+	look.tally(ws, -1)
+	defer look.tally(ws, 1)
+	ws.spare, ws.nested = w.spare, false
+	if w.guest {
+		if r.guests.idle[w.guestCell].w.Load() == w {
+			ws.class, ws.since = seenUnwatched, time.Time{} // between calls
+			return false
+		}
+		waiting := !r.sleep.Parked(i) && goroutineBlocked(w.g.Load())
+		ws.class = seenGuest
+		if waiting {
+			ws.class, ws.nested = seenGuestWaiting, w.waits.Load() > 0
+		}
+		r.noteStaleGuest(w, ws, waiting)
+		return false
+	}
+	if w.spare && w.spareState.Load() != spareActive || r.sleep.Parked(i) {
+		ws.class, ws.since = seenUnwatched, time.Time{}
+		return false
+	}
+	switch goroutineState(w.g.Load()) {
+	case gRunnable:
+		if ws.class == seenBlocked {
+			// Woken from the wait it was blocked in, and waiting for a
+			// P: the program's goroutines keep the Ps busy, and the task,
+			// blocked in all but that, still needs its cover (a fan-out
+			// of blocking calls beside them).
+			ws.nested = w.waits.Load() > loopWaits(w)
+			return false
+		}
+		fallthrough
+	case gRunning:
+		ws.class, ws.since = seenRunning, time.Time{}
+		return false
+	}
+	if ws.since.IsZero() {
+		ws.since = now
+	}
+	if now.Sub(ws.since) < blockedAfter {
+		ws.class = seenWaiting
+		return true
+	}
+	ws.class, ws.nested = seenBlocked, w.waits.Load() > loopWaits(w)
+	if ws.last.Before(ws.since) {
+		ws.last = ws.since
+	}
+	r.spares.blockedNanos.Add(int64(now.Sub(ws.last)))
+	ws.last = now
+	return false
+}
+
+// loopWaits is how many waits that run jobs w's loop itself is in: a
+// worker's main loop waits in waitUntil, a spare's does not. More means w
+// runs a job it took while waiting (blockedLook.nested).
+func loopWaits(w *Worker) int32 {
+	if w.spare {
+		return 0
+	}
+	return 1
 }
 
 // steerSpares is the policy half of a round: given what findBlocked
-// saw, and whether tasks are queued, it starts a spare for every blocked
+// saw, it starts, while tasks are queued, a spare for every blocked
 // worker or spare that no spare covers yet, and retires the spares that
 // cover nobody.
-func (r *Registry) steerSpares(now time.Time, look blockedLook, queued bool) {
+func (r *Registry) steerSpares(now time.Time, look blockedLook) {
 	sp := &r.spares
 	active := int(sp.active.Load())
 	// While tasks block, parked workers give their P back at once: the
@@ -323,7 +357,7 @@ func (r *Registry) steerSpares(now time.Time, look blockedLook, queued bool) {
 		// waits that long for a P, neither blocked nor covering.
 		sp.surplus.Store(int32(-need))
 	}
-	if need <= 0 || !queued || r.closed.Load() && r.active.Load() == 0 {
+	if need <= 0 || r.closed.Load() && r.active.Load() == 0 || !r.workQueued() {
 		return
 	}
 	for ; need > 0 && r.activateSpare(); need-- {
@@ -353,13 +387,22 @@ var reportStall = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
 // (rayon-rs/rayon#592); the report names Isolate, the remedy. Runners
 // blocked in the tasks they were given, with nothing queued (long reads,
 // long sleeps), are no stall.
-func (r *Registry) noteStall(now time.Time, look blockedLook, queued bool) {
+func (r *Registry) noteStall(now time.Time, look blockedLook, watches []runnerWatch) {
 	sp := &r.spares
 	stalled := look.workers > 0 && look.workersBlocked == look.workers &&
 		look.runningSpares == 0 && look.guestsWaiting == look.guests &&
-		(queued || look.nested > 0)
-	blockedFor := now.Sub(look.workersSince)
-	if !stalled || sp.stallReported || blockedFor < stallReportAfter {
+		!sp.stallReported && (look.nested > 0 || r.workQueued())
+	if !stalled {
+		return
+	}
+	var latest time.Time // the last of the workers to block
+	for i := range watches {
+		if ws := &watches[i]; ws.class == seenBlocked && !ws.spare && ws.since.After(latest) {
+			latest = ws.since
+		}
+	}
+	blockedFor := now.Sub(latest)
+	if blockedFor < stallReportAfter {
 		return
 	}
 	sp.stallReported = true

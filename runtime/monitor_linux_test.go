@@ -41,12 +41,14 @@ func BenchmarkMonitorRound(b *testing.B) {
 			running.Wait()
 			defer stop.Store(true)
 			watches := make([]runnerWatch, r.Slots())
+			var look blockedLook
+			cursor := 0
 			goruntime.LockOSThread()
 			defer goruntime.UnlockOSThread()
 			b.ResetTimer()
 			cpu0 := threadCPU()
 			for range b.N {
-				r.monitorRound(watches, time.Now(), false)
+				cursor = r.monitorRound(watches, &look, cursor, time.Now(), false)
 			}
 			b.ReportMetric(float64(threadCPU()-cpu0)/float64(b.N), "cpu-ns/round")
 		})

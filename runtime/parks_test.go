@@ -24,7 +24,7 @@ import (
 // in a task, and the monitor starts a spare for it (monitor.go).
 var waitsOutsideWorkers = map[string]string{
 	"Registry.monitor":      "the monitor goroutine",
-	"spares.sleepFor":       "the monitor goroutine's timer",
+	"Registry.sleepFor":     "the monitor goroutine's timer",
 	"Registry.Close":        "the closing goroutine waits for the pool to drain",
 	"Registry.stopSpares":   "the closing goroutine waits for the monitor to end",
 	"handoff.wait":          "a goroutine that is no worker waits for a worker",
