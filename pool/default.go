@@ -79,9 +79,7 @@ func Default() *Pool {
 //
 // SetDefault panics if p is nil or closed.
 func SetDefault(p *Pool) {
-	if p == nil {
-		nilPointer("pool.SetDefault", "*pool.Pool")
-	}
+	p.mustBeMade("pool.SetDefault")
 	defaultMu.Lock()
 	defer defaultMu.Unlock()
 	if p.closing {

@@ -46,9 +46,7 @@ func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
 // called from one of p's own tasks while Close waits for them (as with
 // Spawn); a nil f panics.
 func Submit[T any](p *Pool, f func() T) *Future[T] {
-	if p == nil {
-		nilPointer("pool.Submit", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Submit")
 	if f == nil {
 		nilFunc("pool.Submit")
 	}

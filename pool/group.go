@@ -33,9 +33,10 @@ import (
 // task spawned on a scope that another worker took (or a Wait from
 // outside, which runs queued tasks while it waits), or a goroutine it
 // started, is not recognised: a Wait there waits forever, as errgroup's
-// would. After Wait returns, a
-// zero-value Group can be used for a new round of tasks; a Group from
-// NewGroup then skips every task, as its context is done. A Group must
+// would. After Wait returns, a Group can be used for a new round of
+// tasks, which run as errgroup's do: a Group from NewGroup then runs them
+// with its context done (Wait cancelled it), skipping them only if a
+// task had failed or the parent context has ended. A Group must
 // not be copied after first use. A method called on a nil *Group panics
 // naming the call and the type.
 //
@@ -97,9 +98,7 @@ func NewGroup(ctx context.Context) (*Group, context.Context) {
 
 // NewGroup is the package-level NewGroup for a Group running on p.
 func (p *Pool) NewGroup(ctx context.Context) (*Group, context.Context) {
-	if p == nil {
-		nilPointer("pool.Pool.NewGroup", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.NewGroup")
 	if ctx == nil {
 		panic("pool.Pool.NewGroup: nil context")
 	}

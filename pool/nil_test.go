@@ -52,3 +52,32 @@ func TestCallsOnNilPointersNameTheCallAndTheType(t *testing.T) {
 		})
 	}
 }
+
+// A zero Pool (var p pool.Pool), which New did not make, panics in every
+// call with a message that names the call and says to use New.
+func TestCallsOnAZeroPoolSayToUseNew(t *testing.T) {
+	var p pool.Pool
+	noop := func() {}
+	const use = ": zero pool.Pool: make a pool with pool.New, or use pool.Default()"
+	for _, c := range []struct {
+		call string
+		f    func()
+	}{
+		{"pool.Pool.Workers", func() { p.Workers() }},
+		{"pool.Pool.MaxWorkers", func() { p.MaxWorkers() }},
+		{"pool.Pool.Run", func() { p.Run(noop) }},
+		{"pool.Pool.Join", func() { p.Join(noop, noop) }},
+		{"pool.Pool.Scope", func() { p.Scope(func(*pool.Scope) {}) }},
+		{"pool.Pool.Spawn", func() { p.Spawn(noop) }},
+		{"pool.Pool.Close", func() { _ = p.Close() }},
+		{"pool.Pool.Stats", func() { p.Stats() }},
+		{"pool.Pool.NewGroup", func() { p.NewGroup(context.Background()) }},
+		{"pool.Submit", func() { pool.Submit(&p, func() int { return 0 }) }},
+		{"pool.NewPerWorker", func() { pool.NewPerWorker[int](&p) }},
+		{"pool.SetDefault", func() { pool.SetDefault(&p) }},
+	} {
+		t.Run(c.call, func(t *testing.T) {
+			assert.PanicsWithValue(t, c.call+use, c.f)
+		})
+	}
+}

@@ -34,9 +34,7 @@ type perWorkerSlot[T any] struct {
 // NewPerWorker returns a PerWorker for p's workers, every value the zero
 // T. It panics if p is nil.
 func NewPerWorker[T any](p *Pool) *PerWorker[T] {
-	if p == nil {
-		nilPointer("pool.NewPerWorker", "*pool.Pool")
-	}
+	p.mustBeMade("pool.NewPerWorker")
 	return &PerWorker[T]{p: p, slots: make([]perWorkerSlot[T], p.MaxWorkers()+1)}
 }
 

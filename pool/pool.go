@@ -45,8 +45,9 @@ import (
 )
 
 // Pool is a set of worker threads. Create one with New; the zero value is
-// not usable. Every method called on a nil *Pool panics with a message
-// naming the call and the type ("pool.Pool.Run: nil *pool.Pool"), as
+// not usable. Every method called on a nil *Pool or a zero Pool panics
+// with a message naming the call ("pool.Pool.Run: nil *pool.Pool",
+// "pool.Pool.Run: zero pool.Pool: make a pool with pool.New, ..."), as
 // Submit does given one.
 type Pool struct {
 	reg *runtime.Registry
@@ -271,9 +272,7 @@ func New(opts ...Option) (*Pool, error) {
 // Workers returns the number of workers: the current GOMAXPROCS for a
 // pool that follows it (WithWorkers), as the pool last read it.
 func (p *Pool) Workers() int {
-	if p == nil {
-		nilPointer("pool.Pool.Workers", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Workers")
 	return p.reg.Workers()
 }
 
@@ -282,9 +281,7 @@ func (p *Pool) Workers() int {
 // (WithSpares) and the guest slots of callers (WithGuests). WorkerIndex is always below it: size per-worker state by
 // MaxWorkers, with a slot for -1.
 func (p *Pool) MaxWorkers() int {
-	if p == nil {
-		nilPointer("pool.Pool.MaxWorkers", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.MaxWorkers")
 	return p.reg.Slots()
 }
 
@@ -292,9 +289,7 @@ func (p *Pool) MaxWorkers() int {
 // f is re-raised as a *PanicError. On a closed pool it panics with an error
 // wrapping ErrClosed.
 func (p *Pool) Run(f func()) {
-	if p == nil {
-		nilPointer("pool.Pool.Run", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Run")
 	if f == nil {
 		nilFunc("pool.Pool.Run")
 	}
@@ -309,9 +304,7 @@ func (p *Pool) Run(f func()) {
 // it to p's workers; the package-level Join, which never crosses pools,
 // avoids that allocation.
 func (p *Pool) Join(a, b func()) {
-	if p == nil {
-		nilPointer("pool.Pool.Join", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Join")
 	if a == nil {
 		nilFunc("pool.Pool.Join")
 	}
@@ -325,9 +318,7 @@ func (p *Pool) Join(a, b func()) {
 // tasks, and returns when f and all of them have finished. It re-panics
 // with the first panic among them as a *PanicError.
 func (p *Pool) Scope(f func(s *Scope)) {
-	if p == nil {
-		nilPointer("pool.Pool.Scope", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Scope")
 	if f == nil {
 		nilFunc("pool.Pool.Scope")
 	}
@@ -337,9 +328,7 @@ func (p *Pool) Scope(f func(s *Scope)) {
 // Spawn runs f on p without waiting for it; Close waits for it. A panic in
 // f goes to the pool's panic handler.
 func (p *Pool) Spawn(f func()) {
-	if p == nil {
-		nilPointer("pool.Pool.Spawn", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Spawn")
 	if f == nil {
 		nilFunc("pool.Pool.Spawn")
 	}
@@ -360,9 +349,7 @@ func (p *Pool) Spawn(f func()) {
 // nothing. docs/guide.md, "Blocking, limits and closing", has the whole
 // picture.
 func (p *Pool) Close() error {
-	if p == nil {
-		nilPointer("pool.Pool.Close", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Close")
 	if !closingUnlessDefault(p) {
 		return ErrCloseDefault
 	}
@@ -379,9 +366,7 @@ func (p *Pool) Close() error {
 
 // Stats returns the pool's counters.
 func (p *Pool) Stats() Stats {
-	if p == nil {
-		nilPointer("pool.Pool.Stats", "*pool.Pool")
-	}
+	p.mustBeMade("pool.Pool.Stats")
 	return statsOf(p.reg)
 }
 
@@ -453,3 +438,14 @@ func nilFunc(call string) { panic(call + ": nil function") }
 // named after the call and the type, where it would otherwise be a nil
 // dereference somewhere inside the call.
 func nilPointer(call, typ string) { panic(call + ": nil " + typ) }
+
+// mustBeMade panics, naming call, unless p was made by New: for a nil
+// *Pool, and for a zero Pool (var p pool.Pool), which has no workers.
+func (p *Pool) mustBeMade(call string) {
+	if p == nil {
+		nilPointer(call, "*pool.Pool")
+	}
+	if p.reg == nil {
+		panic(call + ": zero pool.Pool: make a pool with pool.New, or use pool.Default()")
+	}
+}
