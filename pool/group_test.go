@@ -372,3 +372,30 @@ func TestWaitFromOutsideRunsQueuedTasks(t *testing.T) {
 		}
 	})
 }
+
+// Go after Wait runs its task, as errgroup's does, on a Group from
+// NewGroup too (its context is done then, as errgroup's is), and the next
+// Wait waits for it; after a failure the group skips new tasks and every
+// Wait returns the first error.
+func TestGoAfterWaitRunsTheTask(t *testing.T) {
+	p := newPool(t, pool.WithWorkers(2))
+	watchdog(t, func() {
+		g, ctx := p.NewGroup(context.Background())
+		g.Go(func() error { return nil })
+		require.NoError(t, g.Wait())
+		ran := false
+		g.Go(func() error { ran = true; return nil })
+		require.NoError(t, g.Wait())
+		assert.True(t, ran, "a task queued after Wait did not run")
+		assert.Error(t, ctx.Err(), "the group's context is done after Wait")
+
+		boom := errors.New("boom")
+		f, _ := p.NewGroup(context.Background())
+		f.Go(func() error { return boom })
+		require.ErrorIs(t, f.Wait(), boom)
+		ranAfterFailure := false
+		f.Go(func() error { ranAfterFailure = true; return nil })
+		assert.ErrorIs(t, f.Wait(), boom)
+		assert.False(t, ranAfterFailure, "a task queued after a failure ran")
+	})
+}

@@ -21,6 +21,7 @@ import (
 // every task has finished.
 type Stopper struct {
 	done    <-chan struct{}         // the context's; nil: never skip
+	parent  <-chan struct{}         // the parent context's; nil: it never ends
 	cancel  context.CancelCauseFunc // nil without a context
 	once    sync.Once
 	failed  atomic.Bool
@@ -42,22 +43,31 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 	if onWorker != nil {
 		onWorker(func() { ctx.Done() })
 	}
-	s.done, s.cancel = ctx.Done(), cancel
+	s.done, s.cancel, s.parent = ctx.Done(), cancel, parent.Done()
 	return ctx
 }
 
 // Skip reports whether a task that has not started must be skipped, and
-// records that one was: a task failed, or the parent context ended. While
-// nothing has happened it is one load of the context's done channel, a
-// line nobody writes.
+// records that one was: a task failed, or the parent context ended. Not
+// when Cancel alone ended the context (a group's Wait returned): a task
+// queued after that runs, as errgroup's does, with its context done.
+// While nothing has happened it is one load of the context's done
+// channel, a line nobody writes.
 func (s *Stopper) Skip() bool {
 	select {
 	case <-s.done:
-		s.skipped.Store(true)
-		return true
 	default:
 		return false
 	}
+	select {
+	case <-s.parent:
+	default:
+		if !s.failed.Load() {
+			return false
+		}
+	}
+	s.skipped.Store(true)
+	return true
 }
 
 // Fail records err as the first failure if it is the first, and then
