@@ -55,7 +55,7 @@ type Group struct {
 	p      *Pool
 	s      *runtime.Scope
 	parent context.Context // nil for the zero value
-	sem    chan struct{}   // one token per running or queued task; nil: no limit
+	sem    *limit          // the slots of running or queued tasks; nil: no limit
 	st     groupState
 	// wait is the Wait in progress, nil between rounds (under waitMu).
 	waitMu sync.Mutex
@@ -77,12 +77,12 @@ type waitRound struct {
 // (Skip and Fail), and the limit's slot that a finished task frees.
 type groupState struct {
 	firsterr.Stopper
-	sem *chan struct{}
+	sem **limit
 }
 
 func (st *groupState) Done() {
-	if *st.sem != nil {
-		<-*st.sem
+	if l := *st.sem; l != nil {
+		l.release()
 	}
 }
 
@@ -152,7 +152,7 @@ func (g *Group) Go(f func() error) {
 	}
 	g.init()
 	if g.sem != nil {
-		if cap(g.sem) == 0 {
+		if g.sem.max == 0 {
 			panic("pool.Group.Go: the group's limit is 0, no task can start")
 		}
 		if !g.tryAcquire() {
@@ -190,21 +190,14 @@ func (g *Group) TryGo(f func() error) bool {
 func (g *Group) queue(call string, f func() error) {
 	if err := g.s.Go(call, f); err != nil {
 		if g.sem != nil {
-			<-g.sem
+			g.sem.release()
 		}
 		panic(err)
 	}
 }
 
 // tryAcquire takes a slot under the limit if one is free.
-func (g *Group) tryAcquire() bool {
-	select {
-	case g.sem <- struct{}{}:
-		return true
-	default:
-		return false
-	}
-}
+func (g *Group) tryAcquire() bool { return g.sem.tryAcquire() }
 
 // acquire takes a slot under the limit, helping with work or blocking
 // until one is free. A goroutine that is no worker first runs the pool's
@@ -227,12 +220,12 @@ func (g *Group) acquire() {
 		if !held {
 			held = g.tryAcquire()
 		}
-		return held && len(g.sem) <= enough
+		return held && g.sem.inUse() <= int64(enough)
 	}
 	if g.p.reg.HelpAsGuest(slotAndShortQueue) || held {
 		return
 	}
-	g.sem <- struct{}{}
+	g.sem.acquire()
 }
 
 // SetLimit limits the group to n tasks queued or running at once; a
@@ -250,7 +243,7 @@ func (g *Group) SetLimit(n int) {
 	if n < 0 {
 		g.sem = nil
 	} else {
-		g.sem = make(chan struct{}, n)
+		g.sem = newLimit(n)
 	}
 	g.s.SetGroupHooks(g.parent != nil, g.sem != nil)
 }

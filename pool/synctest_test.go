@@ -129,6 +129,41 @@ func TestCallsFromASynctestBubble(t *testing.T) {
 // results; and once the pool is closed the bubble ends, its goroutines
 // gone. Before, its workers slept in the futex call, which is no durable
 // block, and its monitor yielded until its clock moved: the bubble never
+// A group with a limit made in a bubble, on a pool made outside it: its
+// tasks free their slots on the pool's workers, outside the bubble, which
+// must not touch a channel the bubble made (the limit was one: "fatal
+// error: receive on synctest channel from outside bubble" killed the test
+// binary in about half the runs). The bubble's fake clock still moves as
+// the tasks sleep, the limit's wait being durably blocking.
+func TestGroupWithALimitInASynctestBubble(t *testing.T) {
+	pool.Default().Run(func() {}) // made outside any bubble
+	watchdog(t, func() {
+		for range 6 {
+			synctest.Test(t, func(t *testing.T) {
+				g, _ := pool.NewGroup(context.Background())
+				g.SetLimit(8)
+				var n atomic.Int64
+				for range 64 {
+					g.Go(func() error {
+						forkjoin.For(0, 100, 10, func(lo, hi int) { n.Add(int64(hi - lo)) })
+						return nil
+					})
+				}
+				require.NoError(t, g.Wait())
+				assert.Equal(t, int64(6400), n.Load())
+				start := time.Now()
+				s, _ := pool.NewGroup(context.Background())
+				s.SetLimit(4)
+				for range 8 {
+					s.Go(func() error { time.Sleep(time.Second); return nil })
+				}
+				require.NoError(t, s.Wait())
+				assert.GreaterOrEqual(t, time.Since(start), 2*time.Second, "8 sleeps of a second, 4 at a time")
+			})
+		}
+	})
+}
+
 // idled and the test hung.
 func TestPoolMadeInASynctestBubble(t *testing.T) {
 	watchdog(t, func() {
