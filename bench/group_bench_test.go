@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"crypto/sha256"
 	"errors"
 	goruntime "runtime"
@@ -335,4 +336,32 @@ func againstErrgroup(b *testing.B, errgroupRun, groupRun func() error) {
 	b.ReportMetric(Median(errgroupMs), "errgroup-ms/run")
 	b.ReportMetric(Median(groupMs), "group-ms/run")
 	b.ReportMetric(Median(ratios), "x-errgroup")
+}
+
+// BenchmarkGroupLimitSleeps is an I/O-bound fan-out from a goroutine
+// under a limit: 16 tasks that each sleep 5 ms (a request), at limits 2,
+// 4 and 8, errgroup against pool.Group in the same process. A limit must
+// keep its slots full as errgroup's does: the caller waiting for a slot
+// must not sit in a task that sleeps while slots are free.
+func BenchmarkGroupLimitSleeps(b *testing.B) {
+	const tasks, wait = 16, 5 * time.Millisecond
+	for _, limit := range []int{2, 4, 8} {
+		b.Run(fmt.Sprintf("limit=%d", limit), func(b *testing.B) {
+			againstErrgroup(b, func() error {
+				var g errgroup.Group
+				g.SetLimit(limit)
+				for range tasks {
+					g.Go(func() error { time.Sleep(wait); return nil })
+				}
+				return g.Wait()
+			}, func() error {
+				g, _ := pool.Default().NewGroup(context.Background())
+				g.SetLimit(limit)
+				for range tasks {
+					g.Go(func() error { time.Sleep(wait); return nil })
+				}
+				return g.Wait()
+			})
+		})
+	}
 }

@@ -132,8 +132,8 @@ func (g *Group) init() {
 // Go queues f as a task of the group. If the group has a limit (SetLimit)
 // and that many tasks are queued or running, Go first waits for one to
 // finish: a worker runs other tasks meanwhile, and so does any other
-// goroutine, as a guest of the pool (WithGuests), while tasks are queued;
-// then it blocks. Called from inside one of the group's own tasks, on the worker
+// goroutine, as a guest of the pool (WithGuests), while tasks are queued
+// and short; then it blocks. Called from inside one of the group's own tasks, on the worker
 // that runs it (also inside a join or a scope of that task, while that
 // worker runs it), Go does not wait: f then runs at once, in place, in the
 // slot that task holds, and Go returns after it (a wait there could last
@@ -200,32 +200,41 @@ func (g *Group) queue(call string, f func() error) {
 func (g *Group) tryAcquire() bool { return g.sem.tryAcquire() }
 
 // acquire takes a slot under the limit, helping with work or blocking
-// until one is free. A goroutine that is no worker first runs the pool's
-// queued tasks itself, as a guest, the group's among them: each that
-// finishes frees a slot, and the caller takes one without waiting for a
-// worker to run a task and wake it (an errgroup program ported unchanged
-// calls Go at its limit for every task). Holding its slot, it goes on
-// while the group has more tasks in flight than twice the workers (as
-// many queued as the workers can start next), so that one entry as a
-// guest serves several calls of Go: the calls after it find slots free.
-// Once nothing is queued it blocks until a worker frees a slot.
+// until one is free. A worker runs other work (HelpUntil). A goroutine
+// that is no worker first runs the pool's queued tasks itself, as a
+// guest, the group's among them: each that finishes frees a slot, and the
+// caller takes one without waiting for a worker to run a task and wake
+// it (an errgroup program ported unchanged calls Go at its limit for
+// every task, and a wake-up costs tens of microseconds, more than a short
+// task). Holding its slot, it goes on while the group has more tasks in
+// flight than the workers can start next, so that one entry as a guest
+// serves several calls of Go. But a task it runs that blocks (a request,
+// a sleep) holds it there while the other tasks free their slots, which
+// then stand empty: so while the pool's tasks block (the monitor saw one,
+// or spares run: runtime.Registry.TasksBlock), a caller only blocks, as
+// errgroup's Go does, which costs little beside such tasks
+// (BenchmarkGroupLimitSleeps; BenchmarkGroupLimitFromGoroutine and
+// BenchmarkGroupFileHasher for short tasks). The first task that blocks
+// in a pool whose tasks did not may still hold its caller.
 func (g *Group) acquire() {
 	if w := runtime.CurrentWorker(); w != nil {
 		w.HelpUntil(g.tryAcquire)
 		return
 	}
 	held := false
-	enough := 1 + g.p.Workers() // the caller's slot and the tasks in flight
-	slotAndShortQueue := func() bool {
-		if !held {
-			held = g.tryAcquire()
+	if !g.p.reg.TasksBlock() {
+		enough := int64(1 + g.p.Workers()) // the caller's slot and the tasks in flight
+		slotAndShortQueue := func() bool {
+			if !held {
+				held = g.tryAcquire()
+			}
+			return held && g.sem.inUse() <= enough || g.p.reg.TasksBlock()
 		}
-		return held && g.sem.inUse() <= int64(enough)
+		g.p.reg.HelpAsGuest(slotAndShortQueue)
 	}
-	if g.p.reg.HelpAsGuest(slotAndShortQueue) || held {
-		return
+	if !held {
+		g.sem.acquire()
 	}
-	g.sem.acquire()
 }
 
 // SetLimit limits the group to n tasks queued or running at once; a
@@ -243,7 +252,7 @@ func (g *Group) SetLimit(n int) {
 	if n < 0 {
 		g.sem = nil
 	} else {
-		g.sem = newLimit(n)
+		g.sem = newLimit(n, g.p.reg)
 	}
 	g.s.SetGroupHooks(g.parent != nil, g.sem != nil)
 }

@@ -133,8 +133,9 @@ func TestCallsFromASynctestBubble(t *testing.T) {
 // tasks free their slots on the pool's workers, outside the bubble, which
 // must not touch a channel the bubble made (the limit was one: "fatal
 // error: receive on synctest channel from outside bubble" killed the test
-// binary in about half the runs). The bubble's fake clock still moves as
-// the tasks sleep, the limit's wait being durably blocking.
+// binary in about half the runs), nor wake a bubble's goroutine through a
+// sync.Cond (as fatal). Tasks that sleep, at a limit that makes callers
+// wait for slots, finish too.
 func TestGroupWithALimitInASynctestBubble(t *testing.T) {
 	pool.Default().Run(func() {}) // made outside any bubble
 	watchdog(t, func() {
@@ -151,14 +152,12 @@ func TestGroupWithALimitInASynctestBubble(t *testing.T) {
 				}
 				require.NoError(t, g.Wait())
 				assert.Equal(t, int64(6400), n.Load())
-				start := time.Now()
 				s, _ := pool.NewGroup(context.Background())
-				s.SetLimit(4)
+				s.SetLimit(2)
 				for range 8 {
-					s.Go(func() error { time.Sleep(time.Second); return nil })
+					s.Go(func() error { time.Sleep(time.Millisecond); return nil })
 				}
 				require.NoError(t, s.Wait())
-				assert.GreaterOrEqual(t, time.Since(start), 2*time.Second, "8 sleeps of a second, 4 at a time")
 			})
 		}
 	})
@@ -187,6 +186,36 @@ func TestPoolMadeInASynctestBubble(t *testing.T) {
 				elapsed := time.Since(start)
 				assert.GreaterOrEqual(t, elapsed, time.Minute)
 				assert.Less(t, elapsed, 2*time.Minute, "the tasks slept one after the other")
+			})
+		}
+	})
+}
+
+// A group's limit on a pool made in the bubble keeps its slots full, as
+// errgroup's does: the bubble's clock reads what errgroup's would, 8 sleeps
+// of a second at a limit of 4 in 2 s and at a limit of 2 in 4 s. (A caller
+// that ran a queued task while it waited for a slot sat in its sleep while
+// the other slots stood empty: 3 s and 5 s.)
+func TestALimitKeepsItsSlotsFullInABubble(t *testing.T) {
+	watchdog(t, func() {
+		for _, tc := range []struct {
+			limit int
+			want  time.Duration
+		}{{4, 2 * time.Second}, {2, 4 * time.Second}} {
+			synctest.Test(t, func(t *testing.T) {
+				p, err := pool.New(pool.WithWorkers(2))
+				require.NoError(t, err)
+				defer func() { assert.NoError(t, p.Close()) }()
+				start := time.Now()
+				g, _ := p.NewGroup(context.Background())
+				g.SetLimit(tc.limit)
+				for range 8 {
+					g.Go(func() error { time.Sleep(time.Second); return nil })
+				}
+				require.NoError(t, g.Wait())
+				elapsed := time.Since(start)
+				assert.GreaterOrEqual(t, elapsed, tc.want, "limit %d", tc.limit)
+				assert.Less(t, elapsed, tc.want+time.Second/2, "limit %d: the limit's slots stood empty", tc.limit)
 			})
 		}
 	})

@@ -81,3 +81,22 @@ func (h *handoff) release(r *Registry) {
 	r.wakes <- h.c // room for every channel made: never blocks
 	h.c = nil
 }
+
+// Waiter is a handoff for a wait that no latch or call of the registry
+// covers (package pool's group limit): a goroutine that is no worker arms
+// it, then waits, once; another goroutine, a worker, signals it. Made of
+// the registry's channels, it is right inside a testing/synctest bubble
+// on either side of it (see handoff).
+type Waiter struct {
+	h handoff
+	r *Registry
+}
+
+// Arm prepares w for one wait, before anything may signal it.
+func (r *Registry) Arm(w *Waiter) { w.r = r; w.h.arm(r) }
+
+// Signal ends w's armed wait; call it once per Arm, from another goroutine.
+func (w *Waiter) Signal() { w.h.signal() }
+
+// Wait blocks until Signal.
+func (w *Waiter) Wait() { w.h.wait(w.r) }

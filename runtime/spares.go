@@ -96,6 +96,15 @@ func (r *Registry) Spares() (running int, started uint64, blocked time.Duration)
 	return int(r.spares.active.Load()), r.spares.activations.Load(), time.Duration(r.spares.blockedNanos.Load())
 }
 
+// TasksBlock reports whether tasks of the registry block now, as the
+// monitor last saw: some worker or spare is blocked in a task, or spares
+// run in place of such workers. A caller deciding whether to run a
+// queued task itself (pool.Group's Go at its limit) asks it: a task of
+// such a pool may hold the caller long.
+func (r *Registry) TasksBlock() bool {
+	return r.spares.blocked.Load() > 0 || r.spares.active.Load() > 0
+}
+
 // Slots returns how many worker indexes the registry may use: its
 // workers and its spare slots. Worker.Index is always below it.
 func (r *Registry) Slots() int { return len(r.workers) }
