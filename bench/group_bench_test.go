@@ -2,9 +2,9 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	goruntime "runtime"
 	"sync/atomic"
 	"testing"

@@ -224,12 +224,13 @@ func BenchmarkWorkerIndex(b *testing.B) {
 	})
 }
 
-// BenchmarkIdlePoolCPU reports the CPU time a pool of 2 workers uses while
-// it has nothing to do, as a percentage of one core, measured over 1 s
-// after the workers have had 100 ms to fall asleep.
+// BenchmarkIdlePoolCPU reports the CPU time a pool of GOMAXPROCS workers
+// uses while it has nothing to do, as a percentage of one core, measured
+// over 1 s after the workers have had 100 ms to fall asleep (run it at
+// -cpu 2,128 for a small pool and a large one).
 func BenchmarkIdlePoolCPU(b *testing.B) {
 	for b.Loop() {
-		p, err := pool.New(pool.WithWorkers(2))
+		p, err := pool.New(pool.WithWorkers(goruntime.GOMAXPROCS(0)))
 		if err != nil {
 			b.Fatal(err)
 		}
