@@ -1,0 +1,34 @@
+package pool_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// The guide's goleak options ("Leak checks: goleak") serve a check per
+// test too: after tasks that blocked on the default pool, its dormant
+// spares and its monitor remain for a while, and the options cover them,
+// while a check without them reports them.
+func TestTheGuidesGoleakOptionsCoverTheDefaultPoolsSpares(t *testing.T) {
+	needSpares(t)
+	before := goleak.IgnoreCurrent()
+	watchdog(t, func() {
+		g, _ := pool.NewGroup(context.Background())
+		for range pool.Default().Workers() + 8 { // more than the workers: spares start
+			g.Go(func() error { time.Sleep(5 * time.Millisecond); return nil })
+		}
+		require.NoError(t, g.Wait())
+	})
+	require.Positive(t, pool.Default().Stats().SparesStarted, "no spare started: the check below shows nothing")
+	assert.Error(t, goleak.Find(before), "no goroutine of the default pool's left: the options are not needed")
+	goleak.VerifyNone(t, before,
+		goleak.IgnoreAnyFunction("github.com/spindle-go/spindle/runtime.(*Worker).start"),
+		goleak.IgnoreAnyFunction("github.com/spindle-go/spindle/runtime.(*Registry).monitor"))
+}
