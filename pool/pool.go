@@ -116,14 +116,14 @@ const DefaultSpares = 256
 //
 // A task that blocks (time.Sleep, a channel, a mutex, a WaitGroup, a
 // read) parks its worker's thread until it resumes. The pool notices a
-// worker blocked that way within about a millisecond (its goroutine
-// waits, in something other than the pool's own waits, whatever the
-// machine's load) and, while tasks are queued, starts a spare worker in
-// its place, so the pool keeps as many workers running as it was made
-// with: an errgroup-style fan-out of blocking calls runs about as wide as
-// with goroutines, and tasks that wait for one another (a barrier, a
-// pipeline over channels) progress as long as fewer than n of them block
-// at once. A spare is a worker like the others with deques of its own,
+// worker blocked that way within about a millisecond, a few at many
+// workers (its goroutine waits, in something other than the pool's own
+// waits, whatever the machine's load) and, while tasks are queued,
+// starts a spare worker in its place, so the pool keeps as many workers
+// running as it was made with: an errgroup-style fan-out of blocking
+// calls runs about as wide as with goroutines, and tasks that wait for
+// one another (a barrier, a pipeline over channels) progress as long as
+// fewer than n of them block at once. A spare is a worker like the others with deques of its own,
 // run by an ordinary goroutine (not locked to a thread: its tasks block
 // and resume, and a locked thread would pay a thread switch for each); it
 // retires at a task boundary once the blocked tasks resume, and parks to
