@@ -19,11 +19,12 @@
 //
 // A worker looks for work in this order: its own deque, newest first (the
 // work it just forked, hot in its cache; the tasks one task spawned in a
-// row with SpawnValue, though, in the order it spawned them: siblings.go); a random
-// victim's deque, oldest
-// first (the largest pieces of work, so steals are rare), scanning every
-// other worker from a random start and scanning again if any steal lost a
-// race; then the injector, the FIFO of jobs submitted from outside. Out of
+// row with SpawnValue, though, in the order it spawned them: siblings.go);
+// a random victim's deque, oldest first (the largest pieces of work, so
+// steals are rare), trying 8 victims from a random start (every other
+// worker in its last search before it sleeps) and trying again if any
+// steal lost a race; then the injector, the FIFO of jobs submitted from
+// outside. Out of
 // work, it goes through package sleep's idle protocol: pause, yield, then
 // sleep until work is posted or the latch it waits on is set.
 //
