@@ -11,10 +11,10 @@ import (
 //
 //   - a piece of at most sortCutoff (sortFuncCutoff) elements is sorted
 //     serially by slices.Sort or slices.SortFunc;
-//   - a larger piece that is already sorted is left alone (the check stops
-//     at the first inversion, so on unsorted input it costs a comparison
-//     or two); Sort also reverses a piece in which no element is less
-//     than the one before it;
+//   - a larger piece that is already sorted is left alone, and a piece in
+//     which no element is less than the one before it is reversed (each
+//     check stops at the first pair out of its order, so on unsorted
+//     input it costs a comparison or two);
 //   - otherwise the piece is partitioned around a pivot (the median of
 //     three samples, or for large pieces the median of three such medians)
 //     and its two sides are sorted by forkjoin.Do, possibly in parallel

@@ -27,11 +27,25 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 		slices.SortFunc(s, cmp)
 		return
 	}
-	if slices.IsSortedFunc(s, cmp) {
+	if presortedFunc(s, cmp) {
 		return
 	}
 	p := partitionFunc(s, cmp)
 	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+}
+
+// presortedFunc is presortedOrdered with cmp.
+func presortedFunc[E any](s []E, cmp func(a, b E) int) bool {
+	if slices.IsSortedFunc(s, cmp) {
+		return true
+	}
+	for i := 1; i < len(s); i++ {
+		if cmp(s[i-1], s[i]) < 0 {
+			return false
+		}
+	}
+	slices.Reverse(s)
+	return true
 }
 
 // partitionFunc is partitionOrdered with cmp.

@@ -35,9 +35,33 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		slices.SortStableFunc(s, cmp)
 		return
 	}
+	if presortedStable(s, cmp) {
+		return
+	}
 	st := &stableSort[E]{cmp: cmp}
 	st.sortFn, st.mergeFn = st.sort, st.merge // one closure each per call
 	topDo(st.sortFn, nil, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
+}
+
+// presortedStable sorts s and reports true if s is sorted already, or in
+// strictly descending order (reversed, then: no two elements are equal,
+// so stability holds); otherwise it reports false and leaves s alone.
+// Each check stops at the first pair out of its order, so on unsorted
+// input it costs a comparison or two, and on a sorted, reversed or
+// all-equal input it is the whole sort, as with slices.SortStableFunc's
+// insertion sorts of sorted runs.
+func presortedStable[E any](s []E, cmp func(a, b E) int) bool {
+	defer rethrow() // cmp's panics come out as *PanicError
+	if slices.IsSortedFunc(s, cmp) {
+		return true
+	}
+	for i := 1; i < len(s); i++ {
+		if cmp(s[i-1], s[i]) <= 0 {
+			return false
+		}
+	}
+	slices.Reverse(s)
+	return true
 }
 
 const (
