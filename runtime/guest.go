@@ -3,6 +3,8 @@ package runtime
 import (
 	goruntime "runtime"
 	"sync/atomic"
+
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // Guests: calls from goroutines that are no worker run on the caller.
@@ -89,7 +91,7 @@ type guests struct {
 // hands its P over and parks giving it back, instead of yielding round
 // after round or sleeping in the futex call with the P held, where a
 // queued caller waits until sysmon retakes the P, no P being idle for the
-// scheduler to take it from (sleep.Sleep.SetShared;
+// scheduler to take it from (sleep.Shared;
 // docs/runs/server-history.md has the trace). A
 // guest that fills the Ps switches the setting on, and the monitor off
 // when it finds the registry idle (monitor.go), so a pool whose guests
@@ -160,7 +162,7 @@ func (r *Registry) guestHoldsThread() bool {
 // until the monitor's next round (see saturated).
 func (r *Registry) noteGuestEntered(running int32) {
 	if running >= r.sizing.running.Load() {
-		r.sleep.SetShared(true) // idle workers step aside (see sharedPs)
+		r.sleep.StepAside(sleep.Shared, true) // see sharedPs
 		r.payKick()             // the monitor clears it when idle
 	}
 	if gs := &r.guests; gs.watched && running >= gs.procs.Load() &&

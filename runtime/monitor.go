@@ -5,6 +5,8 @@ import (
 	"os"
 	goruntime "runtime"
 	"time"
+
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // The monitor: one goroutine per registry that watches the pool while it
@@ -104,8 +106,8 @@ func (r *Registry) monitor() {
 			look, cursor = blockedLook{}, 0
 			sp.blocked.Store(0)
 			sp.surplus.Store(0)
-			r.sleep.ReleaseP(false)
-			r.sleep.SetShared(false) // no guest computes (guest.go, sharedPs)
+			r.sleep.StepAside(sleep.TasksBlock, false)
+			r.sleep.StepAside(sleep.Shared, false) // no guest computes (guest.go, sharedPs)
 			r.guests.filled.Store(false)
 			sp.surplusSince, lastRound = time.Time{}, time.Time{}
 			sp.roundGap.Store(0)
@@ -340,10 +342,8 @@ func loopWaits(w *Worker) int32 {
 func (r *Registry) steerSpares(now time.Time, look blockedLook) {
 	sp := &r.spares
 	active := int(sp.active.Load())
-	// While tasks block, parked workers give their P back at once: the
-	// spares and the tasks they run are ordinary goroutines, whose timers
-	// a P held in a futex call would delay (sleep.Sleep.ReleaseP).
-	r.sleep.ReleaseP(look.blocked > 0 || active > 0)
+	// While tasks block, idle workers step aside (sleep.TasksBlock).
+	r.sleep.StepAside(sleep.TasksBlock, look.blocked > 0 || active > 0)
 	// Every active spare not blocked covers one blocked runner.
 	need := look.blocked - (active - look.blockedSpares)
 	if need >= 0 {

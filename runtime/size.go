@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/deque"
+	"github.com/spindle-go/spindle/sleep"
 )
 
 // The registry's size: how many workers it has, and how many of them run,
@@ -53,7 +54,7 @@ import (
 //
 // Workers past running that are still inside a task (procs fell while
 // they computed) crowd the Ps until they park; meanwhile the idle loop
-// hands its P over instead of holding it (sleep.Sleep.SetCrowded).
+// hands its P over instead of holding it (sleep.Crowded).
 type sizing struct {
 	// procs is GOMAXPROCS as last read; size and running are as above;
 	// all three are written under mu and read anywhere.
@@ -147,7 +148,7 @@ func (r *Registry) wakeParked(running int) {
 			w.surplusWake <- struct{}{} // room for one: its park takes it
 		}
 	}
-	r.sleep.SetCrowded(z.awake > z.procs.Load())
+	r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
 }
 
 // workersRunning is how many workers may look for work now: running, but
@@ -226,7 +227,7 @@ func (w *Worker) parkSurplus() {
 	w.surplus.Store(true)
 	z.parked.Add(1)
 	z.awake--
-	r.sleep.SetCrowded(z.awake > z.procs.Load())
+	r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
 	z.mu.Unlock()
 	// w may have been woken for a job it now leaves (a guest's fork,
 	// which a surplus worker does not take): pass the wake-up on, so that
@@ -275,5 +276,5 @@ func (r *Registry) initSizing(cfg Config, maxWorkers int, cpus []int) {
 	z.size.Store(int32(cfg.Workers))
 	z.running.Store(min(int32(cfg.Workers), procs))
 	z.awake = int32(cfg.Workers)
-	r.sleep.SetCrowded(z.awake > procs)
+	r.sleep.StepAside(sleep.Crowded, z.awake > procs)
 }

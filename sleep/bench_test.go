@@ -215,7 +215,7 @@ func (p *chanParker) unpark() { p.tokens <- struct{}{} }
 // themselves may have gone idle.
 func BenchmarkParker(b *testing.B) {
 	var fp parker
-	fp.init()
+	fp.init(new(atomic.Uint32))
 	cp := &chanParker{tokens: make(chan struct{}, 1)}
 	parkers := []struct {
 		name         string

@@ -27,32 +27,27 @@ const Backend = "futex"
 // A worker blocked in the futex system call keeps its P until sysmon
 // retakes it (sleep/NOTES.md, "Go specifics"): timers on that P's heap,
 // and goroutines in its run queue, wait meanwhile. Where that matters more
-// than the futex's faster wake-up (while tasks that block come and go, see
-// Sleep.ReleaseP), park waits on a channel instead, which gives the P back
+// than the futex's faster wake-up (Sleep.StepAside), park waits on a channel instead, which gives the P back
 // at once. The word is the token either way; the channel only wakes: unpark
 // stores the token, wakes a futex waiter and leaves a wake signal on the
 // channel (room for one; a signal left for a futex waiter, or twice, only
 // makes a later channel wait look at the word once more).
 type parker struct {
-	word    atomic.Uint32
-	wake    chan struct{}
-	release *atomic.Bool // Sleep's ReleaseP setting
-	crowded *atomic.Bool // Sleep's SetCrowded setting
-	shared  *atomic.Bool // Sleep's SetShared setting
+	word  atomic.Uint32
+	wake  chan struct{}
+	aside *atomic.Uint32 // Sleep's reasons to step aside
+	// always is set for a slot whose parks always give the P back
+	// (Sleep.ParkOnChannel).
+	always bool
 }
 
-func (p *parker) init() { p.wake = make(chan struct{}, 1) }
-
-// follow makes park read release (Sleep.ReleaseP) before each wait.
-func (p *parker) follow(release *atomic.Bool) { p.release = release }
-
-// givesP reports whether the next wait must give the P back at once:
-// ReleaseP, or the pool is crowded or shares its Ps with goroutines that
-// compute (Sleep.SetCrowded, Sleep.SetShared).
-func (p *parker) givesP() bool {
-	return p.release != nil && p.release.Load() || p.crowded != nil && p.crowded.Load() ||
-		p.shared != nil && p.shared.Load()
+func (p *parker) init(aside *atomic.Uint32) {
+	p.wake, p.aside = make(chan struct{}, 1), aside
 }
+
+// givesP reports whether the next wait must give the P back at once
+// (Sleep.StepAside, Sleep.ParkOnChannel).
+func (p *parker) givesP() bool { return p.always || p.aside.Load() != 0 }
 
 func (p *parker) park() {
 	for !p.word.CompareAndSwap(1, 0) {

@@ -14,16 +14,13 @@ const Backend = "channel"
 // consumes a token, blocking until there is one; unpark provides one. The
 // protocol gives at most one token per park, so the send never blocks.
 type parker struct {
-	tokens  chan struct{}
-	crowded *atomic.Bool // unused: a channel park always gives the P back
-	shared  *atomic.Bool // unused, as crowded
+	tokens chan struct{}
+	always bool // unused: a channel park always gives the P back
 }
 
-func (p *parker) init() { p.tokens = make(chan struct{}, 1) }
-
-// follow is a no-op: a channel park always gives the P back
-// (Sleep.ReleaseP).
-func (p *parker) follow(*atomic.Bool) {}
+// init makes the token channel; a channel park always gives the P back,
+// so the reasons to step aside (Sleep.StepAside) change nothing here.
+func (p *parker) init(*atomic.Uint32) { p.tokens = make(chan struct{}, 1) }
 
 func (p *parker) park() { <-p.tokens }
 

@@ -95,7 +95,7 @@ func TestPostNeverStrandsAJobBesideASleeper(t *testing.T) {
 				// Drop the wake-up's token, if any: nobody parks here, and
 				// park would wait on a channel under spindle_portable.
 				sleeper.parker = parker{}
-				sleeper.parker.init()
+				sleeper.parker.init(new(atomic.Uint32))
 				sleeper.mu.Unlock()
 				d.Steal() // empty the deque for the next round
 				ran++

@@ -54,66 +54,59 @@ type Sleep struct {
 	// sleepyFence, if set (before the workers start), runs after a worker
 	// announces itself sleepy. See FenceWhenSleepy.
 	sleepyFence func()
-	// releaseP makes parks give the P back at once (see ReleaseP);
-	// always is set for good, for the workers that always do
-	// (ParkOnChannel).
-	releaseP, always atomic.Bool
-	// crowded is set while the pool has more workers than GOMAXPROCS
-	// (see SetCrowded); shared, while goroutines outside the pool compute
-	// on its Ps (see SetShared).
-	crowded, shared atomic.Bool
+	// aside holds the reasons the idle workers step aside (see
+	// StepAside), one bit each.
+	aside atomic.Uint32
 }
 
 // ParkOnChannel makes worker i's parks always give the P back at once,
-// whatever ReleaseP says: for a slot run by ordinary goroutines that come
-// and go (runtime's guests), whose blocked futex call would hold the P of
-// the program's own goroutines until sysmon retakes it. Call it before
-// worker i first parks.
-func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.follow(&s.always) }
+// whatever StepAside says: for a slot run by ordinary goroutines that come
+// and go (runtime's guests, and every slot of a pool in a synctest
+// bubble), whose blocked futex call would hold the P of the program's own
+// goroutines until sysmon retakes it. Call it before worker i first parks.
+func (s *Sleep) ParkOnChannel(i int) { s.workers[i].parker.always = true }
 
-// ReleaseP sets whether parked workers give their P back at once (on),
-// or keep it until sysmon retakes it for a faster wake-up (off, the
-// default; sleep/NOTES.md's "Go specifics" weighs the two). A registry
-// turns it on while tasks that block come and go (runtime's spares): its
-// spares and the tasks they run are ordinary goroutines, whose timers and
-// wake-ups a P held in a futex call would delay by up to milliseconds. It
-// applies to parks that begin after the call; the portable parker always
-// gives the P back.
-func (s *Sleep) ReleaseP(on bool) {
-	if s.releaseP.Load() != on {
-		s.releaseP.Store(on)
+// Aside is a reason for a pool's idle workers to step aside (StepAside).
+type Aside uint32
+
+const (
+	// TasksBlock: tasks that block come and go (runtime's spares run).
+	// The spares and the tasks they run are ordinary goroutines, whose
+	// timers and wake-ups a P held by an idle worker would delay.
+	TasksBlock Aside = 1 << iota
+	// Crowded: more workers are awake than GOMAXPROCS (it fell while they
+	// computed). A worker that has work waits for a P an idle one holds.
+	Crowded
+	// Shared: goroutines that are no worker compute on the pool's Ps
+	// (runtime's guests fill them). A caller the Go scheduler queued
+	// behind a worker waits while the worker holds its P, no P being idle
+	// for the scheduler to take it from.
+	Shared
+)
+
+// StepAside turns reason on or off. While any reason holds, the idle
+// loop gives up the P instead of holding it: a worker out of work spins,
+// then skips the rounds that yield its thread with the P held (on a
+// locked thread a yield either keeps the P or hands it to another thread
+// and back), hands the P over (runtime.Gosched) and parks giving it back
+// at once, waiting on a channel rather than in the futex call, which
+// keeps the P until sysmon retakes it (20 us to 10 ms later). With no
+// reason it keeps the P through the whole idle window and parks in the
+// futex call, for the quicker wake-up (sleep/NOTES.md, "Go specifics").
+// It applies from the workers' next round and next park; the portable
+// parker always gives the P back. This is the one place that decides
+// whether an idle worker holds its P: callers only say why.
+func (s *Sleep) StepAside(reason Aside, on bool) {
+	switch has := s.aside.Load()&uint32(reason) != 0; {
+	case on && !has:
+		s.aside.Or(uint32(reason))
+	case !on && has:
+		s.aside.And(^uint32(reason))
 	}
 }
 
-// SetShared tells the idle loop whether goroutines that are no worker
-// compute on the pool's Ps (runtime's guests: callers running their own
-// calls). A worker that runs out of work then steps aside at once: it
-// skips the yield rounds and, after its spin, hands its P over and parks
-// giving the P back (as with ReleaseP). A yield round keeps the P, or on a
-// locked thread hands it to another thread and back, and a worker parked
-// in the futex call keeps it until sysmon retakes it; either way a caller
-// that the Go scheduler queued behind the worker waits meanwhile, for
-// milliseconds while sysmon sleeps, since no P is idle to take it.
-func (s *Sleep) SetShared(on bool) {
-	if s.shared.Load() != on {
-		s.shared.Store(on)
-	}
-}
-
-// SetCrowded tells the idle loop whether the pool runs more workers than
-// there are Ps (GOMAXPROCS). A locked worker needs a P to run, and keeps
-// the one it has while it spins, yields its thread and (unless ReleaseP)
-// sleeps in the futex call; with more workers than Ps, a worker that has
-// work then waits for a P that an idle one holds, for up to the whole
-// idle window or until sysmon retakes it. While crowded, the idle loop
-// hands the P over instead: its yields are Go yields (runtime.Gosched),
-// which run a goroutine waiting for a P, and its parks give the P back
-// at once, as with ReleaseP.
-func (s *Sleep) SetCrowded(on bool) {
-	if s.crowded.Load() != on {
-		s.crowded.Store(on)
-	}
-}
+// SteppingAside reports whether some reason to step aside holds.
+func (s *Sleep) SteppingAside() bool { return s.aside.Load() != 0 }
 
 // FenceWhenSleepy makes a worker call f right after it announces itself
 // sleepy (the JEC update) and before its last search for work. The
@@ -185,12 +178,8 @@ func New(n int) *Sleep {
 		panic(fmt.Sprintf("sleep.New: %d workers, want 1..%d", n, MaxWorkers))
 	}
 	s := &Sleep{workers: make([]workerSleep, n)}
-	s.always.Store(true)
 	for i := range s.workers {
-		s.workers[i].parker.init()
-		s.workers[i].parker.follow(&s.releaseP)
-		s.workers[i].parker.crowded = &s.crowded
-		s.workers[i].parker.shared = &s.shared
+		s.workers[i].parker.init(&s.aside)
 	}
 	return s
 }
@@ -251,15 +240,11 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, stayAwake func() bool) {
 		pause(pauseIterations)
 		st.rounds++
 	case st.rounds < roundsUntilSleepy:
-		if s.shared.Load() {
-			st.rounds = roundsUntilSleepy // see SetShared
+		if s.SteppingAside() {
+			st.rounds = roundsUntilSleepy // see StepAside
 			return
 		}
-		if s.crowded.Load() {
-			goruntime.Gosched() // see SetCrowded
-		} else {
-			osYield()
-		}
+		osYield()
 		st.rounds++
 	case st.rounds == roundsUntilSleepy:
 		// Give up the P once before going to sleep. A worker is a

@@ -3,6 +3,7 @@ package sleep
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -331,7 +332,7 @@ func TestWakeAll(t *testing.T) {
 // park is consumed at once, and park blocks until unpark otherwise.
 func TestParker(t *testing.T) {
 	var p parker
-	p.init()
+	p.init(new(atomic.Uint32))
 	p.unpark()
 	p.park() // consumes the token without blocking
 
@@ -339,8 +340,8 @@ func TestParker(t *testing.T) {
 	withWatchdog(t, func() {
 		var wg sync.WaitGroup
 		var ping, pong parker
-		ping.init()
-		pong.init()
+		ping.init(new(atomic.Uint32))
+		pong.init(new(atomic.Uint32))
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
