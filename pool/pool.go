@@ -104,7 +104,7 @@ func WithWorkers(n int) Option {
 
 // FollowedWorkers is the least number of workers a pool made without
 // WithWorkers may grow to as GOMAXPROCS grows (WithWorkers).
-const FollowedWorkers = 64
+const FollowedWorkers = 256
 
 // DefaultSpares is how many spare workers a pool may run at once unless
 // WithSpares says otherwise.

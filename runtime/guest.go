@@ -163,7 +163,7 @@ func (r *Registry) guestHoldsThread() bool {
 func (r *Registry) noteGuestEntered(running int32) {
 	if running >= r.sizing.running.Load() {
 		r.sleep.StepAside(sleep.Shared, true) // see sharedPs
-		r.payKick()             // the monitor clears it when idle
+		r.payKick()                           // the monitor clears it when idle
 	}
 	if gs := &r.guests; gs.watched && running >= gs.procs.Load() &&
 		!gs.filled.Load() && gs.filled.CompareAndSwap(false, true) {
