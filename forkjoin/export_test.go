@@ -33,7 +33,10 @@ const MapSeqInFlightPerWorker = mapSeqQueued * seqMaxBatch
 
 // PartitionOrdered is Sort's partition: it picks a pivot, moves it to the
 // index it returns and the other elements to its sides.
-func PartitionOrdered[E cmp.Ordered](s []E) int { return partitionOrdered(s) }
+func PartitionOrdered[E cmp.Ordered](s []E) int {
+	m := pivotOrdered(s)
+	return partitionOrdered(s, m, inRunsOrdered(s, s[m]))
+}
 
 // BlockSize is how many elements the block partition classifies at a time.
 const BlockSize = blockSize

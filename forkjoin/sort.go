@@ -20,6 +20,11 @@ import (
 //     and its two sides are sorted by forkjoin.Do, possibly in parallel
 //     (Sort's pieces of at most sortSerialPieces*sortCutoff elements by
 //     plain recursion);
+//   - a piece whose pivot equals the pivot that bounds it on the left
+//     (sortTask's low) is split into the copies of that key, which are
+//     done, and the rest; a piece whose samples ascend is first given to
+//     a bounded insertion sort, which finishes a piece sorted but for a
+//     few elements in a linear pass (pdqsort's partial insertion sort);
 //   - every piece carries a depth budget, 2*log2(n) for the whole input;
 //     a piece that runs out of it is handed to slices.Sort, whose own worst
 //     case is O(n log n). Partitioning thus does O(n) work per level on at
@@ -57,11 +62,25 @@ const sortFuncCutoff = 4096
 // ninther is the piece size from which the pivot is a median of medians.
 const ninther = 64
 
+// A piece whose samples ascend gets an insertion sort that gives up after
+// it has moved insertionMoves elements (pdqsort's bound): a piece sorted
+// but for a few elements is finished in a linear pass, and any other
+// costs at most a few passes before it is partitioned anyway.
+const insertionMoves = 5
+
 // sortTask is one piece of a sort and the depth it may still partition to.
-// It is the argument of Do, so forks allocate nothing.
+// It is the argument of Do, so forks allocate nothing. low, when hasLow,
+// is the pivot that split s off from what lies left of it: no element of
+// s is less than low. A piece whose own pivot equals low holds many
+// copies of it (an earlier partition chose it too), and is split into
+// the elements equal to it, which are in place, and the rest (pdqsort's
+// partition of equal elements): with k distinct keys a sort does O(n*k)
+// work at most, not O(n log n).
 type sortTask[E any] struct {
 	s      []E
 	budget int
+	low    E
+	hasLow bool
 }
 
 // depthBudget is how many levels of partitioning a sort of n elements may

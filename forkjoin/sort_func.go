@@ -17,7 +17,7 @@ func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	}
 	var sort func(t sortTask[E])
 	sort = func(t sortTask[E]) { quickFunc(t, cmp, cutoff, sort) }
-	topDo(sort, nil, sortTask[E]{s, depthBudget(len(s))}, true)
+	topDo(sort, nil, sortTask[E]{s: s, budget: depthBudget(len(s))}, true)
 }
 
 // quickFunc is quickOrdered with cmp.
@@ -30,8 +30,78 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 	if presortedFunc(s, cmp) {
 		return
 	}
-	p := partitionFunc(s, cmp)
-	Do(self, sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1})
+	if samplesAscendFunc(s, cmp) && insertFewFunc(s, cmp) {
+		return
+	}
+	m := pivotFunc(s, cmp)
+	if t.hasLow && cmp(t.low, s[m]) >= 0 {
+		t.s = s[equalFirstFunc(s, s[m], cmp):]
+		quickFunc(t, cmp, cutoff, self)
+		return
+	}
+	p := partitionFunc(s, m, cmp)
+	Do(self, sortTask[E]{s: s[:p], budget: t.budget - 1, low: t.low, hasLow: t.hasLow},
+		sortTask[E]{s: s[p+1:], budget: t.budget - 1, low: s[p], hasLow: true})
+}
+
+// equalFirstFunc is equalFirstOrdered with cmp.
+func equalFirstFunc[E any](s []E, key E, cmp func(a, b E) int) int {
+	i, j := 0, len(s)-1
+	for {
+		for i <= j && cmp(key, s[i]) >= 0 {
+			i++
+		}
+		for i <= j && cmp(key, s[j]) < 0 {
+			j--
+		}
+		if i >= j {
+			return i
+		}
+		s[i], s[j] = s[j], s[i]
+		i++
+		j--
+	}
+}
+
+// insertFewFunc is insertFewOrdered with cmp.
+func insertFewFunc[E any](s []E, cmp func(a, b E) int) bool {
+	i := 1
+	for range insertionMoves {
+		for i < len(s) && cmp(s[i], s[i-1]) >= 0 {
+			i++
+		}
+		if i == len(s) {
+			return true
+		}
+		s[i-1], s[i] = s[i], s[i-1]
+		for j := i - 1; j > 0 && cmp(s[j], s[j-1]) < 0; j-- {
+			s[j-1], s[j] = s[j], s[j-1]
+		}
+		for j := i; j+1 < len(s) && cmp(s[j+1], s[j]) < 0; j++ {
+			s[j], s[j+1] = s[j+1], s[j]
+		}
+	}
+	for ; i < len(s); i++ {
+		if cmp(s[i], s[i-1]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// samplesAscendFunc is samplesAscendOrdered with cmp.
+func samplesAscendFunc[E any](s []E, cmp func(a, b E) int) bool {
+	n := len(s)
+	if n < ninther {
+		return cmp(s[0], s[n/2]) < 0 && cmp(s[n/2], s[n-1]) < 0
+	}
+	d := n / 8
+	for k := 1; k < 8; k++ {
+		if cmp(s[(k-1)*d], s[k*d]) >= 0 {
+			return false
+		}
+	}
+	return cmp(s[7*d], s[n-1]) < 0
 }
 
 // presortedFunc is presortedOrdered with cmp.
@@ -48,9 +118,8 @@ func presortedFunc[E any](s []E, cmp func(a, b E) int) bool {
 	return true
 }
 
-// partitionFunc is partitionOrdered with cmp.
-func partitionFunc[E any](s []E, cmp func(a, b E) int) int {
-	m := pivotFunc(s, cmp)
+// partitionFunc is partitionOrdered with cmp, always by the scans.
+func partitionFunc[E any](s []E, m int, cmp func(a, b E) int) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	i, j := 1, len(s)-1

@@ -16,7 +16,7 @@ func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
 		slices.Sort(s)
 		return
 	}
-	t := sortTask[E]{s, depthBudget(len(s))}
+	t := sortTask[E]{s: s, budget: depthBudget(len(s))}
 	// One closure per sort, passed to every fork: the forks allocate
 	// nothing.
 	var sort func(t sortTask[E])
@@ -37,15 +37,75 @@ func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(so
 	if presortedOrdered(s) {
 		return
 	}
-
-	p := partitionOrdered(s)
-	left, right := sortTask[E]{s[:p], t.budget - 1}, sortTask[E]{s[p+1:], t.budget - 1}
+	if samplesAscendOrdered(s) && insertFewOrdered(s) {
+		return
+	}
+	m := pivotOrdered(s)
+	if t.hasLow && !cmp.Less(t.low, s[m]) {
+		// The pivot is low's key: its copies go first, and are done.
+		t.s = s[equalFirstOrdered(s, s[m]):]
+		quickOrdered(t, cutoff, serial, self)
+		return
+	}
+	p := partitionOrdered(s, m, inRunsOrdered(s, s[m]))
+	left := sortTask[E]{s: s[:p], budget: t.budget - 1, low: t.low, hasLow: t.hasLow}
+	right := sortTask[E]{s: s[p+1:], budget: t.budget - 1, low: s[p], hasLow: true}
 	if len(s) > serial {
 		Do(self, left, right)
 		return
 	}
 	quickOrdered(left, cutoff, serial, self)
 	quickOrdered(right, cutoff, serial, self)
+}
+
+// equalFirstOrdered moves the elements of s equal to key, none of which
+// is less than key, to its front and returns how many there are.
+func equalFirstOrdered[E cmp.Ordered](s []E, key E) int {
+	i, j := 0, len(s)-1
+	for {
+		for i <= j && !cmp.Less(key, s[i]) {
+			i++
+		}
+		for i <= j && cmp.Less(key, s[j]) {
+			j--
+		}
+		if i >= j {
+			return i
+		}
+		s[i], s[j] = s[j], s[i]
+		i++
+		j--
+	}
+}
+
+// insertFewOrdered sorts s by insertion, moving at most insertionMoves
+// out-of-order elements, and reports whether that sorted it. Either way
+// s is a permutation of what it was.
+func insertFewOrdered[E cmp.Ordered](s []E) bool {
+	i := 1
+	for range insertionMoves {
+		for i < len(s) && !cmp.Less(s[i], s[i-1]) {
+			i++
+		}
+		if i == len(s) {
+			return true
+		}
+		// s[i-1] > s[i]: swap them, then move the smaller one left and
+		// the greater one right to where they belong.
+		s[i-1], s[i] = s[i], s[i-1]
+		for j := i - 1; j > 0 && cmp.Less(s[j], s[j-1]); j-- {
+			s[j-1], s[j] = s[j], s[j-1]
+		}
+		for j := i; j+1 < len(s) && cmp.Less(s[j+1], s[j]); j++ {
+			s[j], s[j+1] = s[j+1], s[j]
+		}
+	}
+	for ; i < len(s); i++ {
+		if cmp.Less(s[i], s[i-1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // presortedOrdered sorts s and reports true if s is sorted already or in
@@ -65,25 +125,48 @@ func presortedOrdered[E cmp.Ordered](s []E) bool {
 	return true
 }
 
-// partitionOrdered picks a pivot, moves it to its final index p and
-// returns p, with no element of s[:p] greater than the pivot and no
-// element of s[p+1:] less than it. len(s) >= 2. Both sides are shorter
-// than s, so the recursion always progresses.
-func partitionOrdered[E cmp.Ordered](s []E) int {
-	ascending := samplesAscendOrdered(s)
-	m := pivotOrdered(s)
+// inRunsOrdered reports whether the elements of s lie in long runs on
+// either side of pivot, as far as 8 pairs of neighbours spread over s
+// tell: each pair on one side, and the side changing at most twice from
+// pair to pair (a nearly sorted piece, an organ pipe). On such a piece
+// the scans of a Hoare partition rarely mispredict and beat the block
+// partition, which costs the same per element on any input. It stops at
+// the first pair that disagrees, so a random piece costs a few
+// comparisons.
+func inRunsOrdered[E cmp.Ordered](s []E, pivot E) bool {
+	n, changes := len(s), 0
+	var prev bool
+	for k := range 8 {
+		i := k * (n - 2) / 7
+		side := cmp.Less(s[i], pivot)
+		if side != cmp.Less(s[i+1], pivot) {
+			return false
+		}
+		if k > 0 && side != prev {
+			if changes++; changes > 2 {
+				return false
+			}
+		}
+		prev = side
+	}
+	return true
+}
+
+// partitionOrdered moves the pivot s[m] to its final index p and returns
+// p, with no element of s[:p] greater than the pivot and no element of
+// s[p+1:] less than it. len(s) >= 2. Both sides are shorter than s, so
+// the recursion always progresses. inRuns is inRunsOrdered(s, s[m]).
+func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	// Invariant: s[1:i] holds no element greater than the pivot, s[j+1:]
 	// no element less than it. The block partition establishes it for
 	// all but fewer than 3*blockSize elements in the middle; the scans
 	// below, whose branches mispredict about once per element that is
-	// not where it belongs, finish those. On a piece whose samples
-	// ascend, most elements are already on their side and the scans'
-	// branches are predictable: the scans alone are cheaper there than
-	// the block partition, which costs the same per element on any input.
+	// not where it belongs, finish those. On a piece in runs (inRuns)
+	// the scans alone are cheaper.
 	i, j := 1, len(s)-1
-	if !ascending {
+	if !inRuns {
 		i, j = blockPartitionOrdered(s, pivot)
 	}
 	for {

@@ -43,13 +43,16 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	topDo(st.sortFn, nil, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
 }
 
-// presortedStable sorts s and reports true if s is sorted already, or in
+// presortedStable sorts s and reports true if s is sorted already, in
 // strictly descending order (reversed, then: no two elements are equal,
-// so stability holds); otherwise it reports false and leaves s alone.
-// Each check stops at the first pair out of its order, so on unsorted
-// input it costs a comparison or two, and on a sorted, reversed or
-// all-equal input it is the whole sort, as with slices.SortStableFunc's
-// insertion sorts of sorted runs.
+// so stability holds), or sorted but for a few elements out of place
+// (insertFewFunc, whose insertions move an element only past strictly
+// greater or smaller ones: stable). Otherwise it reports false, and s
+// holds its elements with equal ones in their original order. Each check
+// stops at the first pair out of its order or after a few insertions, so
+// on unsorted input it costs a few comparisons, and on a sorted,
+// reversed, all-equal or nearly sorted input it is the whole sort, as
+// with slices.SortStableFunc's insertion sorts of sorted runs.
 func presortedStable[E any](s []E, cmp func(a, b E) int) bool {
 	defer rethrow() // cmp's panics come out as *PanicError
 	if slices.IsSortedFunc(s, cmp) {
@@ -57,7 +60,7 @@ func presortedStable[E any](s []E, cmp func(a, b E) int) bool {
 	}
 	for i := 1; i < len(s); i++ {
 		if cmp(s[i-1], s[i]) <= 0 {
-			return false
+			return insertFewFunc(s, cmp)
 		}
 	}
 	slices.Reverse(s)
