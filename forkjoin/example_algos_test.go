@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"iter"
+	"math"
 	"strings"
 	"sync/atomic"
 
@@ -152,4 +153,34 @@ func ExampleForSeq() {
 	})
 	fmt.Println(steps.Load(), sum.Load())
 	// Output: 112 101440
+}
+
+func ExampleMin() {
+	// Min and Max give what slices.Min and slices.Max give, a NaN
+	// included, scanning chunks of a large slice in parallel.
+	fmt.Println(forkjoin.Min([]float64{3, 1, 2}), forkjoin.Max([]float64{3, math.NaN(), 2}))
+	// Output: 1 NaN
+}
+
+func ExampleIndex() {
+	names := []string{"ada", "grace", "barbara"}
+	fmt.Println(forkjoin.Index(names, "grace"), forkjoin.Contains(names, "alan"))
+	// Output: 1 false
+}
+
+func ExampleEqual() {
+	a, b := []int{1, 2, 3}, []int{1, 2, 3}
+	fmt.Println(forkjoin.Equal(a, b), forkjoin.Equal(a, b[:2]))
+	// Output: true false
+}
+
+func ExampleIsSorted() {
+	fmt.Println(forkjoin.IsSorted([]int{1, 2, 2, 5}), forkjoin.IsSorted([]int{2, 1}))
+	// Output: true false
+}
+
+func ExampleIsSortedFunc() {
+	byLen := func(a, b string) int { return cmp.Compare(len(a), len(b)) }
+	fmt.Println(forkjoin.IsSortedFunc([]string{"a", "bb", "ccc"}, byLen))
+	// Output: true
 }

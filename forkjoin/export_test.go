@@ -44,3 +44,12 @@ const BlockSize = blockSize
 // DefaultMonitorRounds is how many rounds the default pool's blocked-task
 // monitor has begun: the clock that makes a serial call overdue.
 func DefaultMonitorRounds() uint32 { return defaultreg.Registry().MonitorRounds() }
+
+// SetScanSerial sets the length up to which Min, Max, Index, Contains,
+// Equal, IsSorted and IsSortedFunc run their slices functions, and
+// returns a function that restores it.
+func SetScanSerial(n int) (restore func()) {
+	old := scanSerial
+	scanSerial = n
+	return func() { scanSerial = old }
+}

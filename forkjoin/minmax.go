@@ -1,5 +1,10 @@
 package forkjoin
 
+import (
+	"cmp"
+	"slices"
+)
+
 // MinFunc returns the minimal element of s by cmp, the first of several
 // minimal ones, as slices.MinFunc does, scanning chunks of s in parallel
 // on the current pool (For's automatic grain; one call of cmp per element,
@@ -51,4 +56,46 @@ func extremeIndex[E any](s []E, cmp func(a, b E) int, maximum bool) int {
 		}
 	}
 	return b
+}
+
+// Min returns the minimal value in s, as slices.Min does: it panics if s
+// is empty, and for floating-point numbers a NaN anywhere in s makes the
+// result NaN.
+func Min[S ~[]E, E cmp.Ordered](s S) E {
+	if len(s) <= scanSerial {
+		return slices.Min(s)
+	}
+	return extremeOrdered([]E(s), false)
+}
+
+// Max returns the maximal value in s, as slices.Max does: it panics if s
+// is empty, and for floating-point numbers a NaN anywhere in s makes the
+// result NaN.
+func Max[S ~[]E, E cmp.Ordered](s S) E {
+	if len(s) <= scanSerial {
+		return slices.Max(s)
+	}
+	return extremeOrdered([]E(s), true)
+}
+
+// extremeOrdered returns the least (or with maximum the greatest) value
+// of s, len(s) > 0, by chunks whose results combine in any order: the
+// built-in min and max propagate NaNs and put -0 before +0 whatever the
+// order of their arguments, as slices.Min and Max do. Each chunk's loop
+// calls the built-in directly (a function value per element would cost
+// more than the scan).
+func extremeOrdered[E cmp.Ordered](s []E, maximum bool) E {
+	pick := func(a, b E) E { return min(a, b) }
+	if maximum {
+		pick = func(a, b E) E { return max(a, b) }
+	}
+	return Fold(0, len(s), 0,
+		func() E { return s[0] },
+		func(acc E, lo, hi int) E {
+			if maximum {
+				return max(acc, slices.Max(s[lo:hi]))
+			}
+			return min(acc, slices.Min(s[lo:hi]))
+		},
+		pick)
 }
