@@ -59,7 +59,9 @@ func (a *adversary) cmp(x, y int) int {
 // TestSortAgainstAdversary runs SortFunc against the adversary on one
 // worker (the adversary is sequential) and bounds its comparisons by a
 // multiple of n*log2(n), far below the n*n/4 or so a quicksort without
-// the depth budget makes; then replays the input it produced through Sort
+// the budget makes, and by twice what slices.SortFunc makes against the
+// same adversary (it made 6.2x before the budget counted only unbalanced
+// partitions and broke their patterns); then replays the input it produced through Sort
 // and SortFunc on two workers.
 func TestSortAgainstAdversary(t *testing.T) {
 	p1, p2 := newPool(t, 1), newPool(t, 2)
@@ -82,6 +84,14 @@ func TestSortAgainstAdversary(t *testing.T) {
 		logn := bits.Len(uint(n))
 		t.Logf("cutoff %d: %d comparisons for n = %d: %.2f n log2 n", cutoff, adv.compares, n, float64(adv.compares)/float64(n*logn))
 		assert.LessOrEqual(t, adv.compares, 6*n*logn)
+		// Against slices.SortFunc on an adversary of its own: within 2x.
+		stdAdv := newAdversary(n)
+		fresh := make([]int, n)
+		for i := range fresh {
+			fresh[i] = i
+		}
+		slices.SortFunc(fresh, stdAdv.cmp)
+		assert.LessOrEqual(t, adv.compares, 2*stdAdv.compares, "comparisons against slices.SortFunc's %d", stdAdv.compares)
 
 		killer := make([]int64, n)
 		for i, v := range adv.val {

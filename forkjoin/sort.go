@@ -25,10 +25,20 @@ import (
 //     done, and the rest; a piece whose samples ascend is first given to
 //     a bounded insertion sort, which finishes a piece sorted but for a
 //     few elements in a linear pass (pdqsort's partial insertion sort);
-//   - every piece carries a depth budget, 2*log2(n) for the whole input;
-//     a piece that runs out of it is handed to slices.Sort, whose own worst
-//     case is O(n log n). Partitioning thus does O(n) work per level on at
-//     most 2*log2(n) levels: no input can make the sort quadratic.
+//   - every piece carries a budget of unbalanced partitions (one side
+//     under an eighth of the piece), log2(n)/4 for the whole input: a
+//     piece that runs out of it is handed to slices.Sort, whose own worst
+//     case is O(n log n). (pdqsort allows log2(n) before its heapsort;
+//     here the fallback is pdqsort itself, and on McIlroy's adversary
+//     each unbalanced partition costs a pass over the piece: with
+//     log2(n) SortFunc made 3.3-3.8x slices.SortFunc's comparisons, with
+//     log2(n)/4 1.7-1.8x.) A balanced partition leaves at
+//     most 7/8 of its piece to either side, so partitioning does O(n)
+//     work per level on O(log n) levels: no input makes the sort
+//     quadratic. After an unbalanced partition a few elements of each
+//     side are swapped to pseudo-random places (breakPatterns, pdqsort's
+//     pattern breaking), so that an input built against the pivot
+//     choice (McIlroy's adversary) does not stay bad level after level.
 //
 // SortFunc's partition is Hoare's with strict comparisons on both sides:
 // elements equal to the pivot stop both scans and are swapped, so equal
@@ -68,7 +78,8 @@ const ninther = 64
 // costs at most a few passes before it is partitioned anyway.
 const insertionMoves = 5
 
-// sortTask is one piece of a sort and the depth it may still partition to.
+// sortTask is one piece of a sort and the unbalanced partitions it may
+// still make (budget).
 // It is the argument of Do, so forks allocate nothing. low, when hasLow,
 // is the pivot that split s off from what lies left of it: no element of
 // s is less than low. A piece whose own pivot equals low holds many
@@ -83,9 +94,45 @@ type sortTask[E any] struct {
 	hasLow bool
 }
 
-// depthBudget is how many levels of partitioning a sort of n elements may
-// use: twice the depth of a perfectly balanced recursion.
-func depthBudget(n int) int { return 2 * bits.Len(uint(n)) }
+// depthBudget is how many unbalanced partitions a sort of n elements may
+// make on any path from the whole input to a piece (see Sort's notes
+// above). An unbalanced partition of a random input is rare (a ninther
+// pivot below the eighth percentile), and a piece that runs out is still
+// sorted, serially.
+func depthBudget(n int) int { return bits.Len(uint(n)) / 4 }
+
+// splitBudget returns what the two sides of a partition of n elements at
+// p may still spend of budget, after breaking the patterns of both sides
+// if the partition was unbalanced.
+func splitBudget[E any](s []E, p, budget int) int {
+	if n := len(s); min(p, n-1-p) < n/8 {
+		breakPatterns(s[:p])
+		breakPatterns(s[p+1:])
+		return budget - 1
+	}
+	return budget
+}
+
+// breakPatterns swaps three elements about the middle of s with elements
+// at pseudo-random places (an xorshift seeded by len(s): the same input
+// is always sorted the same way).
+func breakPatterns[E any](s []E) {
+	n := len(s)
+	if n < 8 {
+		return
+	}
+	r := uint64(n)
+	next := func() int {
+		r ^= r << 13
+		r ^= r >> 7
+		r ^= r << 17
+		return int(r % uint64(n))
+	}
+	for i := n/2 - 1; i <= n/2+1; i++ {
+		j := next()
+		s[i], s[j] = s[j], s[i]
+	}
+}
 
 // Sort sorts s in ascending order, possibly in parallel on the current
 // pool. The result is what slices.Sort gives: the order is cmp.Less's, so

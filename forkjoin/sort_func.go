@@ -40,8 +40,9 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 		return
 	}
 	p := partitionFunc(s, m, cmp)
-	Do(self, sortTask[E]{s: s[:p], budget: t.budget - 1, low: t.low, hasLow: t.hasLow},
-		sortTask[E]{s: s[p+1:], budget: t.budget - 1, low: s[p], hasLow: true})
+	budget := splitBudget(s, p, t.budget)
+	Do(self, sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow},
+		sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true})
 }
 
 // equalFirstFunc is equalFirstOrdered with cmp.

@@ -48,8 +48,9 @@ func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(so
 		return
 	}
 	p := partitionOrdered(s, m, inRunsOrdered(s, s[m]))
-	left := sortTask[E]{s: s[:p], budget: t.budget - 1, low: t.low, hasLow: t.hasLow}
-	right := sortTask[E]{s: s[p+1:], budget: t.budget - 1, low: s[p], hasLow: true}
+	budget := splitBudget(s, p, t.budget)
+	left := sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow}
+	right := sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true}
 	if len(s) > serial {
 		Do(self, left, right)
 		return
