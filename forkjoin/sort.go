@@ -92,6 +92,9 @@ type sortTask[E any] struct {
 	budget int
 	low    E
 	hasLow bool
+	// top marks SortFunc's whole input, whose check for sortedness is
+	// split over the pool (sort_presorted.go).
+	top bool
 }
 
 // depthBudget is how many unbalanced partitions a sort of n elements may

@@ -17,7 +17,7 @@ func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	}
 	var sort func(t sortTask[E])
 	sort = func(t sortTask[E]) { quickFunc(t, cmp, cutoff, sort) }
-	topDo(sort, nil, sortTask[E]{s: s, budget: depthBudget(len(s))}, true)
+	topDo(sort, nil, sortTask[E]{s: s, budget: depthBudget(len(s)), top: len(s) > scanSerial}, true)
 }
 
 // quickFunc is quickOrdered with cmp.
@@ -27,7 +27,7 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 		slices.SortFunc(s, cmp)
 		return
 	}
-	if presortedFunc(s, cmp) {
+	if t.top && presortedTopFunc(s, cmp, false) || !t.top && presortedFunc(s, cmp) {
 		return
 	}
 	if samplesAscendFunc(s, cmp) && insertFewFunc(s, cmp) {
@@ -35,7 +35,7 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 	}
 	m := pivotFunc(s, cmp)
 	if t.hasLow && cmp(t.low, s[m]) >= 0 {
-		t.s = s[equalFirstFunc(s, s[m], cmp):]
+		t.s, t.top = s[equalFirstFunc(s, s[m], cmp):], false
 		quickFunc(t, cmp, cutoff, self)
 		return
 	}

@@ -35,12 +35,19 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		slices.SortStableFunc(s, cmp)
 		return
 	}
-	if presortedStable(s, cmp) {
-		return
-	}
 	st := &stableSort[E]{cmp: cmp}
 	st.sortFn, st.mergeFn = st.sort, st.merge // one closure each per call
-	topDo(st.sortFn, nil, stableTask[E]{src: s, dst: make([]E, len(s))}, true)
+	topDo(st.whole, nil, s, true)
+}
+
+// whole sorts the whole input s: its check for sortedness first, on the
+// pool (a call of its own from outside the pool would cost a second
+// admission and wake-up), then, with a buffer, the merge sort.
+func (st *stableSort[E]) whole(s []E) {
+	if presortedStable(s, st.cmp) {
+		return
+	}
+	st.sort(stableTask[E]{src: s, dst: make([]E, len(s))})
 }
 
 // presortedStable sorts s and reports true if s is sorted already, in
@@ -54,7 +61,10 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 // reversed, all-equal or nearly sorted input it is the whole sort, as
 // with slices.SortStableFunc's insertion sorts of sorted runs.
 func presortedStable[E any](s []E, cmp func(a, b E) int) bool {
-	defer rethrow() // cmp's panics come out as *PanicError
+	defer rethrow()          // cmp's panics come out as *PanicError
+	if len(s) > scanSerial { // split over the pool (sort_presorted.go)
+		return presortedTopFunc(s, cmp, true) || insertFewFunc(s, cmp)
+	}
 	if slices.IsSortedFunc(s, cmp) {
 		return true
 	}
