@@ -100,6 +100,14 @@ func closingUnlessDefault(p *Pool) bool {
 	return true
 }
 
+// isDefault reports whether p is the default or the built-in pool, which
+// Close refuses to close.
+func isDefault(p *Pool) bool {
+	defaultMu.Lock()
+	defer defaultMu.Unlock()
+	return p == current.Load() || p == builtin
+}
+
 // notClosing undoes closingUnlessDefault for a Close that did not start.
 func notClosing(p *Pool) {
 	defaultMu.Lock()

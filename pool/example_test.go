@@ -2,6 +2,7 @@ package pool_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/spindle-go/spindle/pool"
 )
@@ -320,6 +322,24 @@ func ExamplePool_Close() {
 	// Output:
 	// detached task ran
 	// <nil>
+	// <nil>
+}
+
+func ExamplePool_CloseContext() {
+	p := exPool(1)
+	release := make(chan struct{})
+	p.Spawn(func() { <-release; fmt.Println("detached task ran") })
+	// A shutdown with a budget: CloseContext returns when it runs out,
+	// and the pool goes on closing, dropping nothing.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	err := p.CloseContext(ctx)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	close(release)
+	fmt.Println(p.Close()) // waits for the rest of the close
+	// Output:
+	// true
+	// detached task ran
 	// <nil>
 }
 

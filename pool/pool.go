@@ -7,8 +7,9 @@
 //   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
 //     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
 //     WithSpares), Default and SetDefault (the pool of calls made outside
-//     any pool), Current, Close, Stats, WorkerIndex, PerWorker (a value per
-//     worker, for tasks that return nothing).
+//     any pool), Current, Close and CloseContext (with a deadline), Stats,
+//     WorkerIndex, PerWorker (a value per worker, for tasks that return
+//     nothing).
 //   - Joined (the caller waits for both): Join, on the caller's pool
 //     (Default() outside one; the first function stays on the caller's
 //     stack, so prefer it inside tasks), and Pool.Join, on that pool.

@@ -38,7 +38,8 @@ type closeRun struct {
 // closeRace creates a pool, keeps calling it from outside (group Go and
 // TryGo, whose tasks queue more tasks from inside, Spawn, Submit, Run
 // with joins, Scope, Block in a task) while another goroutine closes it at
-// a random moment, sometimes with a Wait for the group racing too. Each
+// a random moment (with Close, or CloseContext and a short deadline and
+// then Close), sometimes with a Wait for the group racing too. Each
 // call must either be accepted or panic with an error wrapping
 // pool.ErrClosed, and none accepted once one was refused. When Close
 // returns, every group task, detached task and future handed over must
@@ -74,6 +75,13 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	calls := 4 + r.IntN(24)
 	at := r.IntN(calls + 1)
 	delay := time.Duration(r.IntN(100)) * time.Microsecond
+	// A third of the runs close with CloseContext and a deadline of up
+	// to 200 µs, and once it has passed (the pool still closing) with
+	// Close, which must wait for the rest of the close and succeed.
+	deadline := time.Duration(-1)
+	if r.IntN(3) == 0 {
+		deadline = time.Duration(r.IntN(200)) * time.Microsecond
+	}
 	start := make(chan struct{})
 	closed := make(chan error, 1)
 	go func() {
@@ -82,7 +90,17 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 			time.Sleep(delay)
 		}
 		c.closing.Store(true)
-		closed <- p.Close()
+		if deadline < 0 {
+			closed <- p.Close()
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		err := p.CloseContext(ctx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = p.Close()
+		}
+		closed <- err
 	}()
 	for i := range calls {
 		if i == at {
