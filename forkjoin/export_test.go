@@ -35,7 +35,7 @@ const MapSeqInFlightPerWorker = mapSeqQueued * seqMaxBatch
 // index it returns and the other elements to its sides.
 func PartitionOrdered[E cmp.Ordered](s []E) int {
 	m := pivotOrdered(s)
-	return partitionOrdered(s, m, inRunsOrdered(s, s[m]))
+	return partitionOrdered(s, m, inRunsOrdered(s, s[m]), nil)
 }
 
 // BlockSize is how many elements the block partition classifies at a time.

@@ -95,6 +95,9 @@ type sortTask[E any] struct {
 	// top marks SortFunc's whole input, whose check for sortedness is
 	// split over the pool (sort_presorted.go).
 	top bool
+	// cancel is the sort's cancellation, nil without a context
+	// (sort_context.go).
+	cancel *sortCancel
 }
 
 // depthBudget is how many unbalanced partitions a sort of n elements may

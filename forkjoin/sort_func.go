@@ -9,7 +9,10 @@ import "slices"
 
 // sortFunc is SortFunc with the serial cutoff as a parameter. It keeps
 // the Hoare partition and sortFuncCutoff: see sortFuncCutoff.
-func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
+func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) { sortFuncCancel(s, cmp, cutoff, nil) }
+
+// sortFuncCancel is sortFunc with a cancellation (nil: none).
+func sortFuncCancel[E any](s []E, cmp func(a, b E) int, cutoff int, c *sortCancel) {
 	if len(s) <= cutoff {
 		defer rethrow() // cmp's panics come out as *PanicError regardless of len(s)
 		slices.SortFunc(s, cmp)
@@ -17,12 +20,15 @@ func sortFunc[E any](s []E, cmp func(a, b E) int, cutoff int) {
 	}
 	var sort func(t sortTask[E])
 	sort = func(t sortTask[E]) { quickFunc(t, cmp, cutoff, sort) }
-	topDo(sort, nil, sortTask[E]{s: s, budget: depthBudget(len(s)), top: len(s) > scanSerial}, true)
+	topDo(sort, nil, sortTask[E]{s: s, budget: depthBudget(len(s)), top: len(s) > scanSerial, cancel: c}, true)
 }
 
 // quickFunc is quickOrdered with cmp.
 func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func(sortTask[E])) {
 	s := t.s
+	if t.cancel.stopped() {
+		return
+	}
 	if len(s) <= cutoff || t.budget <= 0 {
 		slices.SortFunc(s, cmp)
 		return
@@ -39,10 +45,13 @@ func quickFunc[E any](t sortTask[E], cmp func(a, b E) int, cutoff int, self func
 		quickFunc(t, cmp, cutoff, self)
 		return
 	}
-	p := partitionFunc(s, m, cmp)
+	p := partitionFunc(s, m, cmp, t.cancel)
+	if p < 0 {
+		return // cancelled
+	}
 	budget := splitBudget(s, p, t.budget)
-	Do(self, sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow},
-		sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true})
+	Do(self, sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow, cancel: t.cancel},
+		sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true, cancel: t.cancel})
 }
 
 // equalFirstFunc is equalFirstOrdered with cmp.
@@ -120,11 +129,14 @@ func presortedFunc[E any](s []E, cmp func(a, b E) int) bool {
 }
 
 // partitionFunc is partitionOrdered with cmp, always by the scans.
-func partitionFunc[E any](s []E, m int, cmp func(a, b E) int) int {
+func partitionFunc[E any](s []E, m int, cmp func(a, b E) int, c *sortCancel) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	i, j := 1, len(s)-1
-	for {
+	for swaps := 1; ; swaps++ {
+		if swaps%(cancelCheckBlocks*blockSize) == 0 && c.stopped() {
+			return -1
+		}
 		for i <= j && cmp(s[i], pivot) < 0 {
 			i++
 		}

@@ -10,13 +10,16 @@ import (
 // Pieces of at most sortSerialPieces*cutoff elements are sorted without
 // forks; an input that small is sorted by slices.Sort, which on a few
 // thousand elements is as fast (and faster with few distinct keys).
-func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
+func sortOrdered[E cmp.Ordered](s []E, cutoff int) { sortOrderedCancel(s, cutoff, nil) }
+
+// sortOrderedCancel is sortOrdered with a cancellation (nil: none).
+func sortOrderedCancel[E cmp.Ordered](s []E, cutoff int, c *sortCancel) {
 	serial := sortSerialPieces * cutoff
 	if len(s) <= serial {
 		slices.Sort(s)
 		return
 	}
-	t := sortTask[E]{s: s, budget: depthBudget(len(s))}
+	t := sortTask[E]{s: s, budget: depthBudget(len(s)), cancel: c}
 	// One closure per sort, passed to every fork: the forks allocate
 	// nothing.
 	var sort func(t sortTask[E])
@@ -30,6 +33,9 @@ func sortOrdered[E cmp.Ordered](s []E, cutoff int) {
 // recursion otherwise.
 func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(sortTask[E])) {
 	s := t.s
+	if t.cancel.stopped() {
+		return
+	}
 	if len(s) <= cutoff || t.budget <= 0 {
 		slices.Sort(s)
 		return
@@ -47,10 +53,13 @@ func quickOrdered[E cmp.Ordered](t sortTask[E], cutoff, serial int, self func(so
 		quickOrdered(t, cutoff, serial, self)
 		return
 	}
-	p := partitionOrdered(s, m, inRunsOrdered(s, s[m]))
+	p := partitionOrdered(s, m, inRunsOrdered(s, s[m]), t.cancel)
+	if p < 0 {
+		return // cancelled
+	}
 	budget := splitBudget(s, p, t.budget)
-	left := sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow}
-	right := sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true}
+	left := sortTask[E]{s: s[:p], budget: budget, low: t.low, hasLow: t.hasLow, cancel: t.cancel}
+	right := sortTask[E]{s: s[p+1:], budget: budget, low: s[p], hasLow: true, cancel: t.cancel}
 	if len(s) > serial {
 		Do(self, left, right)
 		return
@@ -156,8 +165,10 @@ func inRunsOrdered[E cmp.Ordered](s []E, pivot E) bool {
 // partitionOrdered moves the pivot s[m] to its final index p and returns
 // p, with no element of s[:p] greater than the pivot and no element of
 // s[p+1:] less than it. len(s) >= 2. Both sides are shorter than s, so
-// the recursion always progresses. inRuns is inRunsOrdered(s, s[m]).
-func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool) int {
+// the recursion always progresses. inRuns is inRunsOrdered(s, s[m]). If
+// c stops the sort meanwhile it returns -1, s a permutation of what it
+// was.
+func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool, c *sortCancel) int {
 	s[0], s[m] = s[m], s[0]
 	pivot := s[0]
 	// Invariant: s[1:i] holds no element greater than the pivot, s[j+1:]
@@ -168,9 +179,14 @@ func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool) int {
 	// the scans alone are cheaper.
 	i, j := 1, len(s)-1
 	if !inRuns {
-		i, j = blockPartitionOrdered(s, pivot)
+		if i, j = blockPartitionOrdered(s, pivot, c); i < 0 {
+			return -1
+		}
 	}
-	for {
+	for swaps := 1; ; swaps++ {
+		if swaps%(cancelCheckBlocks*blockSize) == 0 && c.stopped() {
+			return -1
+		}
 		for i <= j && cmp.Less(s[i], pivot) {
 			i++
 		}
@@ -193,7 +209,7 @@ func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool) int {
 // blockPartitionOrdered partitions s[1:] around pivot (s[0] is the
 // pivot's own place) block by block and returns i, j such that no element
 // of s[1:i] is greater than the pivot, no element of s[j+1:] is less than
-// it and j-i+1 < 3*blockSize. It is the block partition of Edelkamp and
+// it and j-i+1 < 3*blockSize, or -1, -1 if c stops the sort meanwhile. It is the block partition of Edelkamp and
 // Weiß ("BlockQuicksort", 2016): a block of blockSize elements at each end
 // is classified without a branch, the offsets of the elements on the
 // wrong side (on the left those not less than the pivot, on the right
@@ -207,11 +223,14 @@ func partitionOrdered[E cmp.Ordered](s []E, m int, inRuns bool) int {
 // Elements equal to the pivot are on the wrong side at both ends and are
 // swapped, as with a Hoare partition's strict comparisons, so that many
 // equal keys spread over both sides and still split evenly.
-func blockPartitionOrdered[E cmp.Ordered](s []E, pivot E) (i, j int) {
+func blockPartitionOrdered[E cmp.Ordered](s []E, pivot E, c *sortCancel) (i, j int) {
 	var offL, offR [blockSize]uint8
 	var startL, numL, startR, numR int
 	l, r := 1, len(s) // s[l:r] is not partitioned yet
-	for r-l >= 2*blockSize {
+	for round := 1; r-l >= 2*blockSize; round++ {
+		if round%cancelCheckBlocks == 0 && c.stopped() {
+			return -1, -1
+		}
 		if numL == 0 {
 			startL = 0
 			numL = classifyLeft((*[blockSize]E)(s[l:]), pivot, &offL)

@@ -30,12 +30,18 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		nilFunc("forkjoin.SortStableFunc")
 	}
+	sortStable([]E(s), cmp, nil)
+}
+
+// sortStable is SortStableFunc with a cancellation (nil: none), which
+// makes its pieces panic with errSortCancelled (sort_context.go).
+func sortStable[E any](s []E, cmp func(a, b E) int, c *sortCancel) {
 	if len(s) <= stableSerial {
 		defer rethrow()
 		slices.SortStableFunc(s, cmp)
 		return
 	}
-	st := &stableSort[E]{cmp: cmp}
+	st := &stableSort[E]{cmp: cmp, cancel: c}
 	st.sortFn, st.mergeFn = st.sort, st.merge // one closure each per call
 	topDo(st.whole, nil, s, true)
 }
@@ -93,6 +99,7 @@ const (
 // recursive functions, built once and passed to every fork.
 type stableSort[E any] struct {
 	cmp     func(a, b E) int
+	cancel  *sortCancel
 	sortFn  func(stableTask[E])
 	mergeFn func(mergeTask[E])
 }
@@ -119,6 +126,15 @@ const (
 func (st *stableSort[E]) sort(t stableTask[E]) {
 	if t.ran != nil {
 		t.ran.Store(true)
+	}
+	if st.cancel.stopped() {
+		// Unwind as a panic does (see sortStable), with the piece's
+		// elements where its caller expects them, as restore leaves
+		// them: it has not moved any.
+		if t.toDst {
+			copy(t.dst, t.src)
+		}
+		panic(errSortCancelled)
 	}
 	n := len(t.src)
 	if n <= stableLeaf {
@@ -198,6 +214,9 @@ func copyApart[E any](dst, src []E) {
 // merge merges t, splitting it into two independent merges run in
 // parallel while it is large.
 func (st *stableSort[E]) merge(t mergeTask[E]) {
+	if st.cancel.stopped() {
+		panic(errSortCancelled)
+	}
 	if len(t.out) < stableFork {
 		mergeRuns(t, st.cmp)
 		return

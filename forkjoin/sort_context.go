@@ -1,0 +1,107 @@
+package forkjoin
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"sync/atomic"
+
+	"github.com/spindle-go/spindle/pool"
+)
+
+// sortCancel is the cancellation of one sort with a context: stop is set
+// once the context is done (context.AfterFunc), skipped once a piece of
+// the sort saw it and stopped short. A nil *sortCancel never stops: the
+// sorts without a context carry nil, and pay one nil test per piece.
+type sortCancel struct {
+	stop, skipped atomic.Bool
+}
+
+// stopped reports whether the sort must stop now, and records that it
+// stopped short if so.
+func (c *sortCancel) stopped() bool {
+	if c == nil || !c.stop.Load() {
+		return false
+	}
+	c.skipped.Store(true)
+	return true
+}
+
+// cancelCheckBlocks is how many blocks a partition classifies (or pairs
+// it swaps) between two looks at its sort's cancellation: about 8Ki
+// elements, some 10 µs, so that a partition of millions of elements
+// notices a cancellation long before it ends, at the cost of a nil test
+// per 64 blocks.
+const cancelCheckBlocks = 64
+
+// errSortCancelled is the panic that unwinds SortStableFuncContext's
+// pieces once it is cancelled: its pieces restore their elements on a
+// panic (restore), so a cancelled stable sort leaves every element in s,
+// as a panicking comparison does.
+var errSortCancelled = errors.New("forkjoin: sort cancelled")
+
+// withSortCancel runs sort with the cancellation of ctx and returns
+// context.Cause(ctx) if a piece stopped short, nil if the sort finished
+// (a context done after the last piece is no error: s is sorted).
+func withSortCancel(ctx context.Context, call string, sort func(c *sortCancel)) error {
+	if ctx == nil {
+		panic(call + ": nil context")
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	c := new(sortCancel)
+	// The function only sets a flag: it may run on any goroutine, inside
+	// a synctest bubble or out of it.
+	stop := context.AfterFunc(ctx, func() { c.stop.Store(true) })
+	defer stop()
+	sort(c)
+	if c.skipped.Load() {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// SortContext is Sort that stops once ctx is done: pieces not yet
+// started are not started, and partitions under way stop within a few
+// thousand elements. It then returns context.Cause(ctx), and s is a
+// permutation of its input, partly sorted. If the sort finishes first it
+// returns nil, whatever ctx does afterwards. A ctx already done returns
+// its cause at once and leaves s alone; a nil ctx panics.
+func SortContext[S ~[]E, E cmp.Ordered](ctx context.Context, s S) error {
+	return withSortCancel(ctx, "forkjoin.SortContext", func(c *sortCancel) {
+		sortOrderedCancel([]E(s), sortCutoff, c)
+	})
+}
+
+// SortFuncContext is SortFunc that stops once ctx is done, as
+// SortContext does. A panic in cmp is re-raised as SortFunc re-raises it.
+func SortFuncContext[S ~[]E, E any](ctx context.Context, s S, cmp func(a, b E) int) error {
+	if cmp == nil {
+		nilFunc("forkjoin.SortFuncContext")
+	}
+	return withSortCancel(ctx, "forkjoin.SortFuncContext", func(c *sortCancel) {
+		sortFuncCancel([]E(s), cmp, sortFuncCutoff, c)
+	})
+}
+
+// SortStableFuncContext is SortStableFunc that stops once ctx is done,
+// as SortContext does: then s holds every one of its elements, in no
+// particular order, and it returns context.Cause(ctx). A panic in cmp is
+// re-raised as SortStableFunc re-raises it.
+func SortStableFuncContext[S ~[]E, E any](ctx context.Context, s S, cmp func(a, b E) int) (err error) {
+	if cmp == nil {
+		nilFunc("forkjoin.SortStableFuncContext")
+	}
+	return withSortCancel(ctx, "forkjoin.SortStableFuncContext", func(c *sortCancel) {
+		defer func() {
+			if v := recover(); v != nil {
+				if pe, ok := v.(*pool.PanicError); ok && pe.Value == errSortCancelled {
+					return // c.skipped is set: the caller returns the cause
+				}
+				panic(v)
+			}
+		}()
+		sortStable([]E(s), cmp, c)
+	})
+}
