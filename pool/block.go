@@ -9,11 +9,11 @@ import "github.com/spindle-go/spindle/runtime"
 // "Blocking, limits and closing", says how Block meets a Group's limit.
 //
 // A task may also block without Block: the pool then notices its worker
-// blocked and starts a spare worker in its place (WithSpares; Linux, with
-// workers locked to their threads). Block is the explicit form: the
+// blocked and starts a spare worker in its place (WithSpares; amd64 and
+// arm64, any OS, locked threads or not). Block is the explicit form: the
 // worker goes on at once, with no detection delay and no spare, on every
-// platform. Where no spare can start (WithSpares(0), another platform,
-// WithLockedThreads(false)), a task that may block on something another
+// platform. Where no spare can start (WithSpares(0), another
+// architecture), a task that may block on something another
 // task of the pool must do first (a channel send, a WaitGroup, a lock
 // held by a task) must block inside Block: without it the worker's thread
 // waits, and when every worker waits that way, the task that would
