@@ -117,10 +117,12 @@ func TestSortContextCancelledWhileItPartitions(t *testing.T) {
 func TestSortsWithANilContextPanic(t *testing.T) {
 	s := []int64{2, 1}
 	assert.PanicsWithValue(t, "forkjoin.SortContext: nil context", func() {
-		forkjoin.SortContext(nil, s) //nolint:staticcheck // the nil is the test
+		//lint:ignore SA1012 the bad input under test
+		forkjoin.SortContext(nil, s)
 	})
 	assert.PanicsWithValue(t, "forkjoin.SortFuncContext: nil context", func() {
-		forkjoin.SortFuncContext(nil, s, cmp.Compare[int64]) //nolint:staticcheck // the nil is the test
+		//lint:ignore SA1012 the bad input under test
+		forkjoin.SortFuncContext(nil, s, cmp.Compare[int64])
 	})
 	assert.PanicsWithValue(t, "forkjoin.SortStableFuncContext: nil function", func() {
 		forkjoin.SortStableFuncContext(context.Background(), s, nil)

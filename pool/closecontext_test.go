@@ -97,6 +97,7 @@ func TestCloseContextRefusesAsCloseDoes(t *testing.T) {
 	p.Run(func() { err = p.CloseContext(done) })
 	assert.ErrorIs(t, err, pool.ErrCloseFromWorker)
 	assert.PanicsWithValue(t, "pool.Pool.CloseContext: nil Context", func() {
-		p.CloseContext(nil) //nolint:staticcheck // the nil is the test
+		//lint:ignore SA1012 the bad input under test
+		p.CloseContext(nil)
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -140,6 +142,30 @@ func ExampleGroup_SetLimit() {
 	err := g.Wait()
 	fmt.Println(err, most <= 2)
 	// Output: <nil> true
+}
+
+func ExampleGroup_SetAllErrors() {
+	// Validate every record and report every failure, not the first: a
+	// zero Group has no context, so no task is skipped.
+	var g pool.Group
+	g.SetAllErrors(true)
+	records := []string{"ok", "", "ok", "bad"}
+	for i, r := range records {
+		g.Go(func() error {
+			switch r {
+			case "":
+				return fmt.Errorf("record %d: empty", i)
+			case "bad":
+				return fmt.Errorf("record %d: malformed", i)
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	lines := strings.Split(err.Error(), "\n") // errors.Join puts one per line
+	slices.Sort(lines)                        // in the order the tasks failed
+	fmt.Println(strings.Join(lines, "; "))
+	// Output: record 1: empty; record 3: malformed
 }
 
 func ExampleGroup_TryGo() {

@@ -257,10 +257,32 @@ func (g *Group) SetLimit(n int) {
 	g.s.SetGroupHooks(g.parent != nil, g.sem != nil)
 }
 
+// SetAllErrors makes Wait return every error the group's tasks returned,
+// joined by errors.Join in the order they returned them (errors.Is and
+// errors.As see each), rather than the first (on) or only the first, as
+// errgroup does (off, the default); one error is returned as it is. The
+// group's context is still cancelled with the first error as its cause,
+// so a group from NewGroup still skips the tasks that had not started by
+// then; a zero Group, which has no context, runs them all and so reports
+// every failure (conc's ErrorPool). As SetLimit, it must not be called
+// while tasks of the group are queued or running, or during Wait: it
+// panics then, changing nothing.
+func (g *Group) SetAllErrors(on bool) {
+	if g == nil {
+		nilPointer("pool.Group.SetAllErrors", "*pool.Group")
+	}
+	g.init()
+	if g.s.Busy() {
+		panic("pool.Group.SetAllErrors: called while tasks of the group are queued or running, or Wait runs")
+	}
+	g.st.Collect = on
+}
+
 // Wait returns when every task queued so far, and every task those queue,
 // has finished (or was skipped). It returns the first error a task
-// returned; or, if no task failed but the parent context's end made the
-// group skip tasks, context.Cause of the parent; else nil. It then cancels
+// returned (every error, with SetAllErrors); or, if no task failed but
+// the parent context's end made the group skip tasks, context.Cause of
+// the parent; else nil. It then cancels
 // the group's context. On a worker it runs other tasks while it waits.
 // From any other goroutine, the first Wait runs the pool's queued tasks
 // (the group's or others') on the calling goroutine, as a guest of the

@@ -5,6 +5,7 @@ package firsterr
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -27,6 +28,12 @@ type Stopper struct {
 	failed  atomic.Bool
 	err     error
 	skipped atomic.Bool // some task was skipped
+	// Collect makes Result return every failure, joined (errors.Join) in
+	// the order Fail saw them, rather than the first; set it before any
+	// task. all holds them (under mu).
+	Collect bool
+	mu      sync.Mutex
+	all     []error
 }
 
 // Start derives the tasks' context from parent, to be cancelled with the
@@ -78,6 +85,11 @@ func (s *Stopper) Skip() bool {
 // context: the tasks queued behind it on its worker, which start when it
 // returns, then find the context done and skip themselves.
 func (s *Stopper) Fail(err error) {
+	if s.Collect {
+		s.mu.Lock()
+		s.all = append(s.all, err)
+		s.mu.Unlock()
+	}
 	s.once.Do(func() {
 		s.err = err
 		s.failed.Store(true)
@@ -87,11 +99,17 @@ func (s *Stopper) Fail(err error) {
 	})
 }
 
-// Result is the outcome once every task has finished: the first failure;
-// else, if tasks were skipped because parent ended, context.Cause(parent);
-// else nil.
+// Result is the outcome once every task has finished: the first failure
+// (with Collect, every failure, joined, when there were several); else,
+// if tasks were skipped because parent ended, context.Cause(parent); else
+// nil.
 func (s *Stopper) Result(parent context.Context) error {
 	if s.failed.Load() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if len(s.all) > 1 {
+			return errors.Join(s.all...)
+		}
 		return s.err
 	}
 	if s.skipped.Load() && parent != nil && parent.Err() != nil {

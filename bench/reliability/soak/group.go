@@ -64,8 +64,9 @@ func randomLimit(r *rand.Rand) int {
 // groupErrors queues tasks on a group from NewGroup (with or without a
 // limit) of which one, the leader, fails, and a few others fail only once
 // the group's context is done: Wait must return exactly the leader's
-// error, which is also the context's cause. Now and then a task calls
-// Wait, which must panic rather than wait for itself.
+// error, which is also the context's cause, or with SetAllErrors (half
+// the runs) the leader's first and then every follower's. Now and then a
+// task calls Wait, which must panic rather than wait for itself.
 func (s *soak) groupErrors(r *rand.Rand, p *pool.Pool) {
 	n := 1 + r.IntN(16)
 	leader := r.IntN(n)
@@ -80,9 +81,13 @@ func (s *soak) groupErrors(r *rand.Rand, p *pool.Pool) {
 	inj := s.newInjector(r, famGroupErrors, n)
 	g, gctx := p.NewGroup(context.Background())
 	g.SetLimit(randomLimit(r))
+	all := r.IntN(2) == 0
+	g.SetAllErrors(all)
 	t := &tracked{g: g}
 	leaderErr := &taskErr{leader}
 	ran := make([]atomic.Int32, n)
+	var mu sync.Mutex
+	var followed []error // the followers' errors, returned after the leader's
 	task := func(i int) func() error {
 		return func() error {
 			ran[i].Add(1)
@@ -96,7 +101,11 @@ func (s *soak) groupErrors(r *rand.Rand, p *pool.Pool) {
 			case i == leader:
 				return leaderErr
 			case follows[i] && afterFailure(gctx, followerWait):
-				return &taskErr{i}
+				err := &taskErr{i}
+				mu.Lock()
+				followed = append(followed, err)
+				mu.Unlock()
+				return err
 			}
 			return nil
 		}
@@ -114,8 +123,20 @@ func (s *soak) groupErrors(r *rand.Rand, p *pool.Pool) {
 	if !s.outcome(famGroupErrors, inj, v) {
 		return
 	}
-	if err != leaderErr {
-		s.violate(famGroupErrors, "Wait returned %v, want the first error a task returned (%v)", err, leaderErr)
+	switch {
+	case !all || len(followed) == 0:
+		if err != leaderErr {
+			s.violate(famGroupErrors, "Wait returned %v, want the first error a task returned (%v)", err, leaderErr)
+		}
+	default: // SetAllErrors: the leader's first, then every follower's
+		if !strings.HasPrefix(fmt.Sprint(err), leaderErr.Error()+"\n") {
+			s.violate(famGroupErrors, "Wait returned %q, want every error, the first (%v) first", err, leaderErr)
+		}
+		for _, e := range followed {
+			if !errors.Is(err, e) {
+				s.violate(famGroupErrors, "Wait returned %q, without the error %v a task returned (SetAllErrors)", err, e)
+			}
+		}
 	}
 	if c := context.Cause(gctx); c != leaderErr {
 		s.violate(famGroupErrors, "the group's context has cause %v, want the first error (%v)", c, leaderErr)
