@@ -325,6 +325,23 @@ func ExamplePool_Close() {
 	// <nil>
 }
 
+func ExampleWithWorkerHooks() {
+	// Per-worker state set up on each worker's own thread before it runs
+	// a task, and torn down as Close ends it.
+	var mu sync.Mutex
+	var log []string
+	p, err := pool.New(pool.WithWorkers(2), pool.WithWorkerHooks(
+		func(worker int) { mu.Lock(); log = append(log, fmt.Sprint("start ", worker)); mu.Unlock() },
+		func(worker int) { mu.Lock(); log = append(log, fmt.Sprint("exit ", worker)); mu.Unlock() }))
+	if err != nil {
+		panic(err)
+	}
+	p.Close()
+	slices.Sort(log)
+	fmt.Println(strings.Join(log, ", "))
+	// Output: exit 0, exit 1, start 0, start 1
+}
+
 func ExamplePool_CloseContext() {
 	p := exPool(1)
 	release := make(chan struct{})

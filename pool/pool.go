@@ -6,10 +6,10 @@
 //
 //   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
 //     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
-//     WithSpares), Default and SetDefault (the pool of calls made outside
-//     any pool), Current, Close and CloseContext (with a deadline), Stats,
-//     WorkerIndex, PerWorker (a value per worker, for tasks that return
-//     nothing).
+//     WithSpares, WithWorkerHooks), Default and SetDefault (the pool of
+//     calls made outside any pool), Current, Close and CloseContext (with
+//     a deadline), Stats, WorkerIndex, PerWorker (a value per worker, for
+//     tasks that return nothing).
 //   - Joined (the caller waits for both): Join, on the caller's pool
 //     (Default() outside one; the first function stays on the caller's
 //     stack, so prefer it inside tasks), and Pool.Join, on that pool.
@@ -236,6 +236,25 @@ func WithName(name string) Option {
 // it the paths that would call it test one nil field.
 func WithTrace(f func(Event)) Option {
 	return func(c *config) error { c.Trace = traceOf(f); return nil }
+}
+
+// WithWorkerHooks makes each of the pool's own workers call start, on its
+// own goroutine and OS thread, once it is set up and before it runs a
+// task, and exit after its last task, as it ends in Close (Rayon's
+// start_handler and exit_handler): for per-thread setup, a tracer's
+// thread registration, per-worker state kept by WorkerIndex. Each gets the
+// worker's index (WorkerIndex), in [0, MaxWorkers()). New returns once
+// every first worker's start has returned; a worker made later, as the
+// pool follows GOMAXPROCS up, calls start when it is made. Spare workers
+// (WithSpares), which are goroutines that come and go in place of blocked
+// workers, and callers running their calls as guests (WithGuests) call
+// neither. Either may be nil. A panic in a hook goes to the panic handler
+// (WithPanicHandler), as a detached task's does, and the worker goes on.
+func WithWorkerHooks(start, exit func(worker int)) Option {
+	return func(c *config) error {
+		c.OnWorkerStart, c.OnWorkerExit = start, exit
+		return nil
+	}
 }
 
 // New starts a pool. It returns an error, never panics, for invalid

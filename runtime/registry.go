@@ -72,6 +72,13 @@ type Config struct {
 	// Research holds the settings for comparing the engine with other
 	// designs (research.go); the zero value is the engine as shipped.
 	Research Research
+	// OnWorkerStart and OnWorkerExit, if set, run on each of the
+	// registry's own workers (not spares, not guests), on its goroutine
+	// and thread: start once it is set up (locked, pinned, labelled) and
+	// before its first job, exit after its last, as it ends (Close). Each
+	// gets the worker's index. A panic in one goes to PanicHandler, as a
+	// detached task's does, and the worker goes on.
+	OnWorkerStart, OnWorkerExit func(worker int)
 
 	// analysis makes the analysis worker (analyze.go): its variant deque
 	// is an analysisDeque, and it stands in for every registry.
@@ -120,6 +127,8 @@ type Registry struct {
 	injector     injector
 	prio         prioState
 	panicHandler func(v any)
+	// onStart and onExit are Config.OnWorkerStart and OnWorkerExit.
+	onStart, onExit func(worker int)
 	panics       PanicValue // never nil (recordValue by default)
 	closedErr    error      // Config.Closed
 	name         string
@@ -169,6 +178,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	}
 	slots := maxWorkers + cfg.Spares + cfg.Guests
 	r := &Registry{sleep: sleep.New(slots), panicHandler: cfg.PanicHandler,
+		onStart: cfg.OnWorkerStart, onExit: cfg.OnWorkerExit,
 		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed,
 		research: cfg.Research, analysis: cfg.analysis}
 	if r.inBubble = InSynctestBubble(); r.inBubble {
@@ -340,6 +350,9 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	w.setLabels()
 	w.adoptLabels()
 	registerWorker(w)
+	if !w.spare {
+		w.reg.runHook(w.reg.onStart, w.index)
+	}
 	if started != nil {
 		started.Done()
 	}
@@ -356,11 +369,25 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 	}()
 	w.mainLoop()
 	returned = true
+	if !w.spare {
+		w.reg.runHook(w.reg.onExit, w.index)
+	}
 	unregisterWorker(w)
 	if w.spare {
 		w.spareState.CompareAndSwap(spareExiting, spareExited) // spares.go
 	}
 	w.reg.stopped.Done()
+}
+
+// runHook runs hook (Config.OnWorkerStart or OnWorkerExit), if set, for
+// worker index, handing its panic to the panic handler.
+func (r *Registry) runHook(hook func(int), index int) {
+	if hook == nil {
+		return
+	}
+	if pe := r.Catch(func() { hook(index) }); pe != nil {
+		r.handlePanic(pe)
+	}
 }
 
 // ErrTaskGoexit is the panic that crashes the program when a task calls

@@ -44,10 +44,14 @@ type closeRun struct {
 // pool.ErrClosed, and none accepted once one was refused. When Close
 // returns, every group task, detached task and future handed over must
 // have run (the drop mutant breaks this); then every call from outside
-// must be refused, a second Close return nil, and the workers' threads
-// end (watched in the background).
+// must be refused, a second Close return nil, every worker have run its
+// start and exit hooks once, and the workers' threads end (watched in the
+// background).
 func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
-	opts := []pool.Option{pool.WithWorkers(1 + r.IntN(4)), pool.WithPanicHandler(s.handler)}
+	workers := 1 + r.IntN(4)
+	var starts, exits atomic.Int64 // the workers' hooks (WithWorkerHooks)
+	opts := []pool.Option{pool.WithWorkers(workers), pool.WithPanicHandler(s.handler),
+		pool.WithWorkerHooks(func(int) { starts.Add(1) }, func(int) { exits.Add(1) })}
 	locked := r.IntN(4) != 0
 	if !locked {
 		opts = append(opts, pool.WithLockedThreads(false))
@@ -127,6 +131,9 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	}
 	if err := p.Close(); err != nil {
 		s.violate(famClose, "second Close: %v", err)
+	}
+	if st, ex := starts.Load(), exits.Load(); st != int64(workers) || ex != int64(workers) {
+		s.violate(famClose, "%d workers: %d start hooks and %d exit hooks ran by Close's return, want one each", workers, st, ex)
 	}
 	s.threads.add(tids)
 	s.closed.Add(1)
