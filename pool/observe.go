@@ -9,7 +9,8 @@ import (
 )
 
 // Stats is a snapshot of a pool's counters, cumulative since New (see
-// Pool.Stats). None of them is counted on the fork path: they change where
+// Pool.Stats), and of its gauges (Queued, Idle, SparesRunning: what it
+// holds now). None of them is counted on the fork path: they change where
 // a worker steals, fails to steal, sleeps or runs a job it found.
 type Stats struct {
 	Workers int
@@ -49,6 +50,14 @@ type Stats struct {
 	SparesStarted uint64
 	SparesRunning int
 	BlockedTime   time.Duration
+	// Queued and Idle are gauges, what the pool holds at the reading
+	// (each count read once, while it may change): Queued the tasks
+	// queued where workers can take them and not started (a bulk spawn's
+	// part not yet divided counts as one, and a fork that its worker
+	// keeps to itself until another looks counts as none), Idle how many
+	// workers and spares are out of work, looking for it or asleep. A
+	// pool whose Queued stays up while Idle is 0 runs behind its work.
+	Queued, Idle int
 }
 
 // WorkerStats are one worker's counts, in Stats.PerWorker.
@@ -67,8 +76,8 @@ type WorkerStats struct {
 // String returns the counts on a line, then a line per worker, for logs.
 func (s Stats) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d workers: executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
-		s.Workers, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
+	fmt.Fprintf(&b, "%d workers (%d idle, %d tasks queued): executed %d, steals %d, injected %d, sleeps %d, wakeups %d, max help depth %d",
+		s.Workers, s.Idle, s.Queued, s.Executed, s.Steals, s.Injected, s.Sleeps, s.Wakeups, s.MaxHelpDepth)
 	if s.Inversions != 0 || s.Steals != s.StealsByLevel[0] {
 		fmt.Fprintf(&b, ", steals by level %v, inversions %d", s.StealsByLevel, s.Inversions)
 	}
@@ -95,6 +104,7 @@ func statsOf(r *runtime.Registry) Stats {
 		st.PerWorker[i] = WorkerStats(w)
 	}
 	st.SparesRunning, st.SparesStarted, st.BlockedTime = r.Spares()
+	st.Queued, st.Idle = r.Gauges()
 	return st
 }
 

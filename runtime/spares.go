@@ -96,6 +96,23 @@ func (r *Registry) Spares() (running int, started uint64, blocked time.Duration)
 	return int(r.spares.active.Load()), r.spares.activations.Load(), time.Duration(r.spares.blockedNanos.Load())
 }
 
+// Gauges returns what the registry holds now, for an observer: queued is
+// the jobs queued where workers can take them (on the injector and the
+// public deques at level 0, where a bulk spawn's part counts as one, and
+// the tasks counted as queued at levels above 0; forks a worker keeps
+// private are not counted), idle how many workers and spares are out of
+// work, looking for it or asleep. Counts that change under the reading,
+// each read once.
+func (r *Registry) Gauges() (queued, idle int) {
+	queued = int(r.injector.n.Load()) + int(r.prio.above[0].Load())
+	for _, w := range r.liveWorkers() {
+		if w.variant == nil {
+			queued += w.deque.Len()
+		}
+	}
+	return queued, r.sleep.Idle()
+}
+
 // TasksBlock reports whether tasks of the registry block now, as the
 // monitor last saw: some worker or spare is blocked in a task, or spares
 // run in place of such workers. A caller deciding whether to run a

@@ -487,6 +487,10 @@ func (s *Sleep) Stats() Stats {
 	return st
 }
 
+// Idle returns how many workers are looking for work (idle, sleepy or
+// asleep) now: one atomic load.
+func (s *Sleep) Idle() int { return s.counters.load().inactive() }
+
 // Looking reports whether some worker is looking for work (idle, sleepy or
 // asleep): one atomic load.
 func (s *Sleep) Looking() bool { return s.counters.load().inactive() > 0 }

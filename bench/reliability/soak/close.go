@@ -132,6 +132,9 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	if err := p.Close(); err != nil {
 		s.violate(famClose, "second Close: %v", err)
 	}
+	if q := p.Stats().Queued; q != 0 {
+		s.violate(famClose, "%d tasks still queued after Close (Stats.Queued)", q)
+	}
 	if st, ex := starts.Load(), exits.Load(); st != int64(workers) || ex != int64(workers) {
 		s.violate(famClose, "%d workers: %d start hooks and %d exit hooks ran by Close's return, want one each", workers, st, ex)
 	}
