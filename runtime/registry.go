@@ -127,13 +127,13 @@ type Registry struct {
 	injector     injector
 	prio         prioState
 	panicHandler func(v any)
-	// onStart and onExit are Config.OnWorkerStart and OnWorkerExit.
-	onStart, onExit func(worker int)
 	panics       PanicValue // never nil (recordValue by default)
 	closedErr    error      // Config.Closed
 	name         string
 	inBubble     bool // made inside a testing/synctest bubble (bubble.go)
 	trace        func(kind EventKind, worker, victim, waker int)
+	// onStart and onExit are Config.OnWorkerStart and OnWorkerExit.
+	onStart, onExit func(worker int)
 
 	injected atomic.Uint64
 	// wakes holds the handoff channels not in use (handoff.go).
