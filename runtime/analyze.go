@@ -17,7 +17,7 @@ import (
 // path has no branch for it: a worker with a variant publishes every job
 // at once (its offer flag stays set, and the slow path hands the job to
 // the variant's TryPush), and takes every job back through
-// runOwnUntil, which pops the variant. So every fork and spawn of the
+// runOwn, which pops the variant. So every fork and spawn of the
 // function reaches analysisDeque.TryPush, and every take-back
 // analysisDeque.Pop; the deque runs what it pops in place, serially, and
 // times the strands in between, as Cilkview and Cilkscale do.
@@ -46,7 +46,7 @@ import (
 //
 // A job whose latch has an owner is a fork's second half (a closureFrame,
 // or forkjoin's callFrame or thunkFrame): popping it is its take-back, so after running it Pop
-// returns nil, runOwnUntil reports "not found" and the fork reads the
+// returns nil, runOwn reports "not found" and the fork reads the
 // result from its record, as it does when a thief ran the job (the latch
 // is already set, so takeBackSlow's wait returns at once). Any other job
 // (a spawned task, a bulk-spawn part, a future, a detached task) was run

@@ -26,11 +26,7 @@ import (
 // that does not return (one that waits for its siblings) strands nothing
 // next to idle workers.
 //
-// Splitting only when a worker is looking (the first version) made an
-// idle worker wait for the runner's next task boundary, which costs up to
-// a task's time, and loops of chunks of growing cost ran slower than the
-// recursive halving they replaced; with one half always exposed, bulk
-// loops run like it (docs/design.md has the measurement).
+// Why one half is always exposed: docs/design.md, "Measurements".
 //
 // Exactly once: a part's range belongs to the one worker running it; a
 // split hands [mid, hi) to a new part and keeps [lo, mid), so the ranges
@@ -136,10 +132,8 @@ func (p *batchPart) run(w *Worker) {
 // described above, until they are done (it returns hi, hi) or one panics:
 // it then records that panic and returns the index of the next task and
 // the part's end, which a split may have lowered, so that run goes on
-// with the rest. One deferred recover guards the whole run of tasks: a
-// Catch per task (a deferred call and a recover each) costs a defer and a
-// recover per task, which shows in searches with a bulk spawn per tree
-// node, whose parts hold a few tasks each (docs/design.md).
+// with the rest. One deferred recover guards the whole run of tasks, not
+// a Catch per task (docs/design.md, "Measurements").
 // running tells a task's panic from one of the engine's own, which is not
 // recovered here (batchPart.Run reports it).
 func (p *batchPart) runTasks(w *Worker, b batcher, lo, i, hi, level int) (next, end int) {
@@ -361,7 +355,7 @@ func (b *chunkBatch) donePart(_ *Worker, pe *PanicError) {
 //
 // Waiting. When the caller's own part is done and others hold parts, it
 // first runs what is on its public deque and its level deques until the
-// batch is done or they are empty (drainOwn: the parts it split off that
+// batch is done or they are empty (runOwn: the parts it split off that
 // nobody took, and anything pushed above or below them), then waits for the parts others took as it waits
 // for a stolen join half: the help bound of waitUntil applies, and is safe
 // for the same reason. Every part not yet finished is then either running
@@ -393,7 +387,7 @@ func (w *Worker) ForChunks(lo, hi, grain int, body func(lo, hi int)) {
 	b.first.b, b.first.lo, b.first.hi = b, 0, chunks
 	b.donePart(w, w.reg.Catch(func() { b.first.run(w) }))
 	if !b.done.Probe() {
-		w.drainOwn(&b.done)
+		w.runOwn(nil, b.done.Probe)
 		w.waitUntil(&b.done, w.variant == nil)
 	}
 	b.done.Reset()
@@ -421,18 +415,4 @@ func (b *scopeBatch) donePart(w *Worker, pe *PanicError) { b.s.finishOn(w, pe) }
 func (b *scopeBatch) forPart(np *batchPart) batcher {
 	np.scope = *b
 	return &np.scope
-}
-
-// drainOwn runs the jobs on this worker's public deque and its deques of
-// levels above 0, newest first, until they are empty or l is set
-// (starting each through choose: priority.go).
-func (w *Worker) drainOwn(l *Latch) {
-	round := 0
-	for !l.Probe() {
-		j := w.popPublished()
-		if j == nil {
-			return
-		}
-		round = w.startOwn(j, round)
-	}
 }

@@ -18,7 +18,7 @@ func (w *Worker) Block(f func()) {
 	rec := &blockRecord{reg: w.reg}
 	rec.done.owner = w
 	go rec.run(f)
-	w.WaitUntil(&rec.done)
+	w.waitUntil(&rec.done, false)
 	if rec.panic != nil {
 		w.reg.Raise(rec.panic)
 	}

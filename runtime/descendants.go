@@ -2,16 +2,12 @@ package runtime
 
 // Running descendants in place.
 //
-// A task per tree node returns to its worker's wait loop after each task,
-// and the loop pops the newest job (usually the task's first child) and
-// dispatches it: the latch check, the checks for urgent and isolated work,
-// the help-depth count, the dispatch's own checks and an interface call,
-// then the next task's deferred call: a visible part of what a spawned
-// task costs (docs/performance/task-per-node.md has the profiles). So a
-// spawned task's Run (valueJob's for SpawnValue, scopeJob's for
+// A spawned task's Run (valueJob's for SpawnValue, scopeJob's for
 // Scope.Spawn's closures) pops the next job itself when it is what the
-// loop would run next anyway, a task of the same scope and kind, and runs
-// it in its own loop under the one deferred call.
+// wait loop would run next anyway, a task of the same scope and kind, and
+// runs it in its own loop under the one deferred call (why:
+// docs/design.md, "Running descendants in place"; profiles:
+// docs/performance/task-per-node.md).
 //
 // It takes only the task's descendants: jobs pushed on the deque since
 // Run started (the deque is longer than it was then; thieves only shorten

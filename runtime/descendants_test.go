@@ -172,7 +172,7 @@ func TestOneTaskPerRunTurnsRunningDescendantsInPlaceOff(t *testing.T) {
 	}{
 		{"default", Config{Workers: 1}, true},
 		{"OneTaskPerRun", Config{Workers: 1, Research: Research{OneTaskPerRun: true}}, false},
-		{"EagerPublish", Config{Workers: 1, Research: Research{EagerPublish: true}}, false},
+		{"eager Chase-Lev variant", Config{Workers: 1, Research: Research{Deque: eagerChaseLev}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,16 +17,9 @@
 // from the top. Optionally (Config.Pin) worker i is bound to the i-th CPU of
 // the process's affinity set.
 //
-// A worker looks for work in this order: its own deque, newest first (the
-// work it just forked, hot in its cache; the tasks one task spawned in a
-// row with SpawnValue, though, in the order it spawned them: siblings.go);
-// a random victim's deque, oldest first (the largest pieces of work, so
-// steals are rare), trying 8 victims from a random start (every other
-// worker in its last search before it sleeps) and trying again if any
-// steal lost a race; then the injector, the FIFO of jobs submitted from
-// outside. Out of
-// work, it goes through package sleep's idle protocol: pause, yield, then
-// sleep until work is posted or the latch it waits on is set.
+// A worker looks for work in findWork's order (own deque newest first, a
+// random victim's oldest first, then the injector), and out of work goes
+// through package sleep's idle protocol (spin, yield, sleep).
 //
 // # Join
 //
@@ -40,18 +33,10 @@
 // every fork. If b was
 // stolen, the worker runs other work until the thief sets b's latch; it
 // never blocks its thread while work exists, and if it sleeps the thief
-// wakes it. Helping nests jobs on the waiting worker's stack; a worker
-// already 64 jobs deep that waits for a stolen half takes no more (see
-// waitUntil, and Rayon issue #854 for what happens otherwise).
+// wakes it. Helping nests, within a bound (waitUntil).
 //
-// Jobs that another thread may reach must not live on a goroutine stack:
-// Go moves stacks when they grow, and a thief would then run a stale copy.
-// (Rayon keeps join jobs on the stack; that is unsound in Go.) Instead each
-// worker keeps a stack of reusable records, one per join depth
-// (Worker.Enter/Leave): joins nest strictly on a worker, because a join
-// returns only after everything it started, including the work it helped
-// with while waiting. A record's latch is reset only when its job was
-// stolen (see Job), so the fork path does not pay an atomic store for it.
+// Join records live on the heap, one per join depth (see Job and
+// Worker.Enter); a record's latch is reset only when its job was stolen.
 //
 // Join calls a in place, so a need not be on the heap. A goroutine that is
 // no worker keeps that by calling a itself while b goes to the pool
@@ -113,23 +98,12 @@
 //
 // # Priorities and bulk spawns
 //
-// Spawned tasks may carry a priority level (Scope.SpawnPriority): levels
-// above 0 have their own deque per worker and their own injector, and a
-// worker looking for work takes the most urgent level first; counts of the
-// queued tasks per level let a worker tell with one load whether anything
-// more urgent waits (priority.go explains the counts, the policies and the
-// strict mode's guarantee). Joins stay at level 0 and never touch the
-// counts. A bulk spawn (Scope.SpawnMany, ForChunks under forkjoin.For)
-// queues n tasks as one job whose runner hands half of what is left to
-// idle workers on demand (batch.go).
+// priority.go argues the levels and policies, batch.go bulk spawns.
 //
 // # Calls from outside, and between pools
 //
-// Registry.Run from a goroutine that is not a worker injects a job and
-// blocks the goroutine on a channel until the job is done. From a worker of
-// another registry it injects the job and keeps serving its own registry
-// (WaitUntil on a latch the job sets), so pools calling into each other
-// cannot deadlock. From a worker of the same registry it simply calls.
+// Registry.Run says where such a call runs (the caller as a guest, or
+// injected; from another pool's worker, which keeps serving its own).
 //
 // # Panics
 //
@@ -146,15 +120,7 @@
 //
 // # Work-span analysis
 //
-// Analyze (pool.Analyze) runs a function on a private registry of one
-// worker whose public deque is a variant (Research.Deque) that times the
-// strands between forks and runs every job it pops in place, serially
-// (analyze.go). A worker with a variant publishes every fork and takes
-// every fork back through that deque, so the fork paths have no branch
-// for the analysis. The analysis worker stands in for every registry:
-// Run, Join, Scope, Spawn, Submit and NewGroup on any registry run on it
-// in place (Worker.analysing, tested only after the check for the
-// worker's own registry has failed).
+// analyze.go: the analysis worker runs every fork in place and times it.
 //
 // # The engine's map
 //
@@ -178,7 +144,8 @@
 // credits, the analysis worker's order, the sleep protocol's counts):
 //
 //   - waitUntil (worker.go): joins (bounded help: maxHelpDepth, then
-//     sleepUntil), scopes, futures, Run from another pool's worker, Block,
+//     lookIsolated without a search), scopes, futures, Run from another
+//     pool's worker, Block,
 //     and the main loop's wait on terminate. Out of local work it calls
 //     look, which goes through package sleep's idle protocol (StartLooking,
 //     NoWorkFound, WorkFound), or lookIsolated inside an Isolate region.
@@ -196,8 +163,8 @@
 // task and start a spare:
 //
 //   - the protocol's sleep (sleep.Sleep.NoWorkFound, from look);
-//   - ParkOnLatch: sleepUntil (worker.go) and an isolated wait with
-//     nothing to do (lookIsolated, isolate.go);
+//   - ParkOnLatch: lookIsolated (isolate.go), the help bound's wait and
+//     an isolated wait with nothing to do;
 //   - ParkMarked, the one way to park otherwise: HelpUntil's short sleeps
 //     (group.go) and a surplus worker's park (parkSurplus, size.go);
 //   - a spare between tasks waits through ParkMarked too (waitPosted); a
@@ -216,30 +183,10 @@
 // (noteStall). pool.Block is the explicit form (block.go: the task's
 // function runs on a goroutine while the worker waits in waitUntil).
 //
-// Size. How many workers there are and may look for work (size.go):
-// checkProcs when a call from outside finds the registry idle (admit,
-// registry.go), in look before a main-loop worker sleeps, and in every
-// monitor round; a reading that differs sends it to resize, which reads
-// GOMAXPROCS again under its lock, so that a stale reading never sets an
-// older size back.
+// Size. size.go: who reads GOMAXPROCS (CheckProcs), and resize.
 //
-// Calls from goroutines. Run (run.go) admits the call (admit), then runs
-// it on a guest slot (acquireGuest, runAsGuest, leaveGuest: guest.go) or,
-// without one, injects it (runInjected). Nothing on a guest's way in or
-// out waits on a lock: callers compute side by side, and a lock between
-// them turns into a queue behind their time slices (acquireGuest, and
-// lockForGuest in spares.go, say why). What a call would allocate each
-// time and may keep for the next waits in the worker's scratch cell
-// (Worker.Scratch; forkjoin's Fold keeps its folder there). While the
-// guests fill the Ps (saturated, guest.go), forkjoin's Fold and Reduce
-// called from a goroutine take no slot: EnterSerialCall admits them,
-// counted as guests in a call, and they run serially on the caller until
-// Overdue.
-//
-// # Lifecycle
-//
-// Close refuses new calls from outside, waits for calls in progress and for
-// detached tasks (tasks may still spawn while it waits: they are part of
-// what it waits for), then sets every worker's terminate latch and waits
-// for the worker goroutines, and with them their threads, to end.
+// Calls from goroutines. Run (run.go), then a guest slot (guest.go:
+// acquireGuest, runAsGuest, leaveGuest) or runInjected; no lock on the
+// way in or out (lockForGuest says why). Fold and Reduce while the guests
+// fill the Ps: EnterSerialCall. A call's reusable buffer: Worker.Scratch.
 package runtime

@@ -20,7 +20,7 @@ import "sync/atomic"
 // Completion with nobody waiting costs that one swap.
 //
 //   - A worker (of this registry or another) pushes a futureWaiter with a
-//     Latch it owns, and runs other work in Worker.WaitUntil until the
+//     Latch it owns, and runs other work in waitUntil until the
 //     latch is set. Several workers may wait on one future: each has its
 //     own latch, as a Latch wakes only its owner.
 //   - Any other goroutine, and Done for select, use one channel per
@@ -70,19 +70,10 @@ var closedChan = func() chan struct{} {
 // with ErrClosed (call names the public function). Like Spawn, r's own
 // tasks may submit while Close drains.
 func (r *Registry) Submit(call string, f *Future, task Runner) {
-	w := CurrentWorker()
-	if w != nil && w.analysing {
-		r = w.reg // analysed in place (analyze.go)
-	}
-	own := w != nil && w.reg == r
-	if own {
-		r.active.Add(1)
-	} else {
-		r.enter(call)
-	}
+	r, w := r.admitTask(call)
 	f.reg = r
 	f.job.Init(task, nil)
-	if own {
+	if w != nil {
 		w.pushPublic(&f.job, 1)
 		return
 	}
@@ -197,7 +188,7 @@ func (n *futureWaiter) drop(f *Future) {
 // Wait returns when the task has finished, and re-panics with its
 // *PanicError if it panicked (every call does). A worker of any registry
 // does not block its thread: it runs its own jobs, then other work
-// (WaitUntil), until the task is done. Any other goroutine blocks on the
+// (waitUntil), until the task is done. Any other goroutine blocks on the
 // future's channel.
 func (f *Future) Wait() {
 	if !f.Ready() {
@@ -216,22 +207,17 @@ func (f *Future) Wait() {
 // its own jobs, newest first: a task that submits and then waits usually
 // finds the submitted job on top of its deque and runs it right there,
 // with no waiter, allocation or sleep-protocol traffic. Otherwise it
-// pushes a waiter with a latch it owns and helps in WaitUntil until the
+// pushes a waiter with a latch it owns and helps in waitUntil until the
 // completer sets it.
 func (w *Worker) waitFuture(f *Future) {
 	if w.privHead < w.depth {
 		w.publishAll() // see waitUntil
 	}
-	round := 0
-	for !f.Ready() {
-		if j := w.popPublished(); j != nil {
-			round = w.startOwn(j, round)
-			continue
-		}
-		n := &futureWaiter{latch: Latch{owner: w}}
-		if f.push(n) {
-			w.WaitUntil(&n.latch)
-		}
+	if w.runOwn(nil, f.Ready); f.Ready() {
 		return
+	}
+	n := &futureWaiter{latch: Latch{owner: w}}
+	if f.push(n) {
+		w.waitUntil(&n.latch, false)
 	}
 }

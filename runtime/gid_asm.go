@@ -9,3 +9,10 @@ package runtime
 // maps a recycled g. Cost: two instructions (the g pointer from TLS or the
 // g register).
 func currentG() uintptr
+
+// haveGPointer: currentG returns the address of the goroutine's g record
+// here (currentG above), whose status word goroutineBlocked reads.
+const haveGPointer = true
+
+// loadStatus loads the 32-bit word at gp+off atomically (gid_*.s).
+func loadStatus(gp, off uintptr) uint32

@@ -20,7 +20,7 @@ import (
 // it drives through known states, and accepts it only if every
 // observation matches; if none does, goroutineState reports every
 // goroutine running, so that no spare starts and no stall is reported (as
-// where currentG is no g pointer: gstate_other.go), and
+// where currentG is no g pointer: gid_other.go), and
 // TestGoroutineStatesAreReadable fails on that Go release.
 //
 // The read is memory-safe: the runtime never frees a g (it reuses dead

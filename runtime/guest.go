@@ -9,23 +9,15 @@ import (
 
 // Guests: calls from goroutines that are no worker run on the caller.
 //
-// A program calls into a pool mostly from ordinary goroutines: request
-// handlers, pipeline stages, tests. Injecting the call and parking the
-// caller costs a sleeping worker's wake-up (a futex wake of a locked
-// thread), the caller's wake-up after it,
-// and, on a loaded machine, the workers and the callers taking turns on
-// the Ps instead of working. So a caller that is no worker of any registry
-// borrows a guest slot and runs its call itself, as Java's
-// ForkJoinTask.invoke does from a thread outside the pool: for the length
-// of the call the goroutine is a worker of the registry, with the slot's
-// deques, join records and sleep slot. Its forks and spawns go on the
-// slot's deque, where the pool's workers steal them (a sleeping worker is
-// woken by the first one published, as for any worker's job); while it
-// waits for stolen work it helps, as a worker does. When the call returns
-// the goroutine leaves: it is unregistered, and anything the call left
-// queued on the slot's deques for later (a detached Spawn, a group's or a
-// future's tasks that outlive the call) moves to the injector, so no state
-// of the caller remains in the pool.
+// Why, and the model (Java's ForkJoinTask.invoke): docs/design.md,
+// "Calls from goroutines run on the caller". For the length of its call
+// the goroutine is a worker of the registry, with the slot's deques, join
+// records and sleep slot: its forks and spawns go on the slot's deque,
+// where the pool's workers steal them, and it helps while it waits. When
+// the call returns it is unregistered, and anything the call left queued
+// on the slot's deques (a detached Spawn, a group's or a future's tasks
+// that outlive the call) moves to the injector, so no state of the
+// caller remains in the pool.
 //
 // Slots. A registry has Config.Guests guest slots. They share the index
 // space past the registry's own workers with the spare slots (spares.go):
@@ -85,20 +77,14 @@ type guests struct {
 
 // sharedPs: a guest takes a worker's place (size.go), but the workers
 // running never drop below one, so once the guests in a call are as many
-// as the workers that may run, the pool's workers share the Ps with them,
-// and with the caller goroutines the Go scheduler queues behind a worker
-// when the collector or sysmon preempts them. A worker out of work then
-// hands its P over and parks giving it back, instead of yielding round
-// after round or sleeping in the futex call with the P held, where a
-// queued caller waits until sysmon retakes the P, no P being idle for the
-// scheduler to take it from (sleep.Shared;
-// docs/runs/server-history.md has the trace). A
-// guest that fills the Ps switches the setting on, and the monitor off
-// when it finds the registry idle (monitor.go), so a pool whose guests
-// come and go switches it at most once per monitor round; a registry
-// without a monitor keeps it on once guests have filled its Ps. Below
-// that (one guest beside the workers left running) the Ps are not
-// shared: a worker's quicker futex wake-up is kept.
+// as the workers that may run, the workers share the Ps with them, and
+// idle workers step aside (sleep.Shared; why: docs/design.md, "Calls from
+// goroutines run on the caller"). A guest that fills the Ps switches the
+// setting on, and the monitor off when it finds the registry idle
+// (monitor.go), so a pool whose guests come and go switches it at most
+// once per monitor round; a registry without a monitor keeps it on once
+// guests have filled its Ps. Below that the Ps are not shared: a worker's
+// quicker futex wake-up is kept.
 
 // saturated reports whether the guests in a call are as many as the Ps,
 // or were at some call since the monitor's last round (filled): every P
@@ -119,19 +105,8 @@ type guests struct {
 // serial call, EnterSerialCall, queues nothing: it is for calls whose
 // pieces wait for no other.)
 //
-// Why the monitor's round and not the count alone: handlers that call
-// back to back leave a call and enter the next a few hundred nanoseconds
-// later, so the count dips below the Ps many times a millisecond. A guest
-// entering in a dip offered its forks and announced its parts, waking a
-// worker that then waited for a P the handlers held, or took one from
-// them, and stole a piece its guest then waited for: two handlers folding
-// short requests fell well behind two serial ones, and came close to them
-// with saturation read over the monitor's round (docs/runs/server-history.md
-// has the figures).
-// The cost is the other way round: a guest arriving alone just after the
-// Ps were filled runs unhelped until the monitor's next round (or its
-// look at stale guests), which is what saturation may cost: parallelism,
-// never progress.
+// It holds over the monitor's round, not only while the count does:
+// docs/design.md ("Calls from goroutines run on the caller") has why.
 func (r *Registry) saturated() bool {
 	gs := &r.guests
 	return gs.watched && (gs.filled.Load() || gs.running.Load() >= gs.procs.Load())
@@ -192,29 +167,14 @@ func (r *Registry) noteFilled() {
 // calls Leave when done. It reports false otherwise, and on a closed
 // registry: the call goes the usual way (Run, as a guest).
 //
-// It is for the reductions of package forkjoin (Fold, Reduce), whose
-// pieces each fold a range of their own and wait for no other piece, so
-// that their serial form, the pieces one after the other, is what a range
-// too small to split runs already. A
-// saturated guest already runs its call alone, as a serial handler would;
-// what it still pays for its slot and its pieces (the slot taken,
-// registered and handed back, a push and a pop per piece) buys nothing
-// while no thief may come, and is a measurable part of a short request
-// (docs/performance/server.md). A serial call counts as a guest in a call
-// (running) and as a call from outside (active) while it lasts, so
-// saturation stays measured over every caller, and Close waits for it as
-// for any call.
-//
-// What a serial call gives up is what a guest's queued pieces offer: a
-// thief for them when its task blocks (noteStaleGuest, then spares). So
-// it stays serial only while it is short: once the monitor has looked
-// twice since it began (Overdue), the caller hands the rest of its pieces
-// to the pool, as a call from a goroutine, where a piece that blocks (a
-// read, a sleep) gets the workers its siblings need. A piece that waits
-// for a later piece of the same call would wait forever (the piece never
-// returns to ask Overdue): which is why only calls whose pieces never wait
-// for one another may run serially; forkjoin.For's chunks may (a barrier),
-// and For keeps the guest path, whose queued chunks the monitor finds.
+// It is for forkjoin's Fold and Reduce (forkjoin/top.go, enterSerialCall,
+// says why), whose pieces wait for no other: a piece that waited for a
+// later one would wait forever, never returning to ask Overdue. A serial
+// call counts as a guest in a call (running) and as a call from outside
+// (active) while it lasts, so saturation stays measured over every caller,
+// and Close waits for it. Once Overdue (the monitor looked twice since it
+// began), the caller hands the rest of its pieces to the pool, where a
+// piece that blocks gets the workers its siblings need.
 func (r *Registry) EnterSerialCall() (SerialCall, bool) {
 	if !r.saturated() {
 		return SerialCall{}, false // no admission for a call that goes the usual way
@@ -390,15 +350,7 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 		goruntime.LockOSThread()
 	}
 	returned := false
-	defer func() {
-		if !returned {
-			// Only runtime.Goexit gets here (Catch recovers panics): as
-			// on a worker (Worker.start), jobs f started may be half done
-			// and their thieves' waiters would wait forever.
-			unregisterWorker(w)
-			go panic(ErrTaskGoexit)
-		}
-	}()
+	defer crashOnGoexit(w, &returned)
 	pe := r.Catch(f)
 	returned = true
 	r.leaveGuest(w)
@@ -427,12 +379,7 @@ func (r *Registry) leaveGuest(w *Worker) {
 	w.flushCredit()
 	w.publishExecuted()
 	unregisterWorker(w)
-	// Nothing of the call is in progress (its joins and scopes returned),
-	// so what is queued here is detached from it: move it where every
-	// worker looks. A thief may take some meanwhile; each job goes one
-	// way. The call ran outside any isolated region (a guest starts at
-	// iso 0 and regions nest), so the jobs belong to none.
-	w.handOffQueued()
+	w.handOffQueued() // the call's joins and scopes returned, its regions closed
 	if debugChecks {
 		checkGuestLeft(w)
 	}

@@ -50,26 +50,14 @@ func (q *injector) push(j *Job) (wasEmpty bool) {
 }
 
 // pop removes the oldest job, or returns nil.
-func (q *injector) pop() *Job {
-	if q.n.Load() == 0 {
-		return nil
-	}
-	q.lock()
-	defer q.mu.Unlock()
-	n := int(q.n.Load())
-	if n == 0 {
-		return nil
-	}
-	j := q.jobs[q.head]
-	q.jobs[q.head] = nil
-	q.head = (q.head + 1) & (len(q.jobs) - 1)
-	q.n.Store(int64(n - 1))
-	return j
-}
+func (q *injector) pop() *Job { return q.take(0, true) }
 
 // popTagged removes the oldest job with the given isolation tag, or
 // returns nil (an isolated wait's look at the injector; see isolate.go).
-func (q *injector) popTagged(tag uint64) *Job {
+func (q *injector) popTagged(tag uint64) *Job { return q.take(tag, false) }
+
+// take is pop (anyTag) and popTagged.
+func (q *injector) take(tag uint64, anyTag bool) *Job {
 	if q.n.Load() == 0 {
 		return nil
 	}
@@ -79,7 +67,7 @@ func (q *injector) popTagged(tag uint64) *Job {
 	mask := len(q.jobs) - 1
 	for i := range n {
 		j := q.jobs[(q.head+i)&mask]
-		if j.tag.Load() != tag {
+		if !anyTag && j.tag.Load() != tag {
 			continue
 		}
 		// Close the gap: the jobs before j move up one slot.

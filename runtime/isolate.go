@@ -106,7 +106,7 @@ func (r *Registry) queueIn(w *Worker, j *Job, tag uint64, tasks int) {
 		w.pushLevel(j, tasks)
 	case tag == 0:
 		j.takeLabels()
-		r.injectLevel(j, tasks)
+		r.inject(j, tasks)
 	default:
 		j.setTag(tag)
 		j.takeLabels()
@@ -152,20 +152,6 @@ func (w *Worker) leaveContext() {
 	w.iso = c.prev
 }
 
-// runInContext runs j, a job published in context tag (not the worker's),
-// in that context.
-func (w *Worker) runInContext(j *Job, tag uint64) {
-	w.enterContext(tag)
-	if j.lineage != nil {
-		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
-		j.run(w)
-		w.leaveLineage()
-	} else {
-		j.run(w)
-	}
-	w.leaveContext()
-}
-
 // privateTag returns the tag of the context that forked the job of frame
 // i: the innermost context that began at or below depth i.
 func (w *Worker) privateTag(i int) uint64 {
@@ -176,10 +162,6 @@ func (w *Worker) privateTag(i int) uint64 {
 	}
 	return 0
 }
-
-// takeLocalIsolated is takeLocal in a tagged context: the newest public
-// job if it has the context's tag.
-func (w *Worker) takeLocalIsolated() *Job { return w.popPublicTagged(w.iso) }
 
 // popPublicTagged pops the newest public job if it has the given tag.
 func (w *Worker) popPublicTagged(tag uint64) *Job {
@@ -206,7 +188,7 @@ func (w *Worker) popPublicTagged(tag uint64) *Job {
 // findIsolated is findWork in a tagged context: jobs of the context's tag
 // only, own ones first, then other workers' oldest, then injected ones.
 func (w *Worker) findIsolated() *Job {
-	if j := w.takeLocalIsolated(); j != nil {
+	if j := w.popPublicTagged(w.iso); j != nil {
 		return j
 	}
 	tag := w.iso
@@ -228,16 +210,25 @@ func (w *Worker) findIsolated() *Job {
 	return w.reg.injector.popTagged(tag)
 }
 
-// lookIsolated is look in a tagged context: it searches (findIsolated)
-// until it finds a job or l is set (nil), backing off and then parking on
-// l between searches, outside the sleep protocol's counts.
-func (w *Worker) lookIsolated(l *Latch) *Job {
+// lookIsolated is look in a tagged context (find is findIsolated), and
+// the help bound's wait of waitUntil, which takes no job (find nil): it
+// searches until it finds a job or l is set (nil), backing off and then
+// parking on l between searches, outside the sleep protocol's counts (a
+// worker that refuses jobs must not look idle to a poster, nor be woken
+// in place of a sleeper that would take the job). Without a search its
+// parks have no timeout: l's setter wakes it.
+func (w *Worker) lookIsolated(l *Latch, find func() *Job) *Job {
 	w.publishExecuted()
 	w.flushCredit()
-	park := isolatedParkMin
+	var park time.Duration
+	if find != nil {
+		park = isolatedParkMin
+	}
 	for round := 0; !l.Probe(); round++ {
-		if j := w.findIsolated(); j != nil {
-			return j
+		if find != nil {
+			if j := find(); j != nil {
+				return j
+			}
 		}
 		if round < parkBackoffRounds {
 			sleep.Backoff(round)

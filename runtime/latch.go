@@ -3,7 +3,7 @@ package runtime
 import "github.com/spindle-go/spindle/sleep"
 
 // Latch is a one-shot completion flag that a worker waits on (helping with
-// other work meanwhile, see Worker.WaitUntil). The worker that waits is its
+// other work meanwhile, see waitUntil). The worker that waits is its
 // owner; if the owner fell asleep waiting, Set wakes it.
 type Latch struct {
 	core sleep.Latch

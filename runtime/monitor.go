@@ -36,7 +36,7 @@ import (
 // looks a tick after the kick, then every monitorTick, or monitorFastTick
 // while a runner waits or spares run. A round reads a few words per slot
 // and makes no system call (BenchmarkMonitorRound). Where goroutine
-// states cannot be read (gstate_other.go) it keeps the counts only.
+// states cannot be read (gid_other.go) it keeps the counts only.
 const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
@@ -160,7 +160,7 @@ func (r *Registry) sleepFor(timer *time.Timer, d time.Duration) (late, ok bool) 
 // waited for a P to begin it (sleepFor).
 func (r *Registry) monitorRound(watches []runnerWatch, look *blockedLook, cursor int, now time.Time, late bool) int {
 	r.guests.rounds.Add(1) // serial calls' clock (guest.go, SerialCall)
-	r.checkProcs()         // size.go
+	r.CheckProcs()         // size.go
 	r.wakeWithinCount()    // workers parked while guests ran (size.go)
 	r.noteFilled()         // guest.go
 	live := r.liveWorkers()
@@ -211,9 +211,8 @@ func (r *Registry) monitorRound(watches []runnerWatch, look *blockedLook, cursor
 // blockedLook is the tally of the slots' standings (runnerWatch.class),
 // kept by the monitor across rounds.
 type blockedLook struct {
-	watched int // workers and active spares not parked in the engine
-	waiting int // of those, the ones just seen waiting (seenWaiting)
-	blocked int // of those, the ones blocked (seenBlocked)
+	waiting int // workers and active spares just seen waiting (seenWaiting)
+	blocked int // workers and active spares blocked (seenBlocked)
 	// blockedSpares is how many of blocked are spares, runningSpares how
 	// many of watched are spares not blocked.
 	blockedSpares, runningSpares int
@@ -243,7 +242,6 @@ func (look *blockedLook) tally(ws *runnerWatch, sign int) {
 		look.guests += sign
 		return
 	}
-	look.watched += sign
 	if !ws.spare {
 		look.workers += sign
 	}
@@ -301,7 +299,7 @@ func (r *Registry) lookAt(w *Worker, i int, ws *runnerWatch, look *blockedLook, 
 			// P: the program's goroutines keep the Ps busy, and the task,
 			// blocked in all but that, still needs its cover (a fan-out
 			// of blocking calls beside them).
-			ws.nested = w.waits.Load() > loopWaits(w)
+			ws.nested = w.waits.Load() > 1 // more than its loop's wait (Worker.waits)
 			return false
 		}
 		fallthrough
@@ -316,23 +314,13 @@ func (r *Registry) lookAt(w *Worker, i int, ws *runnerWatch, look *blockedLook, 
 		ws.class = seenWaiting
 		return true
 	}
-	ws.class, ws.nested = seenBlocked, w.waits.Load() > loopWaits(w)
+	ws.class, ws.nested = seenBlocked, w.waits.Load() > 1
 	if ws.last.Before(ws.since) {
 		ws.last = ws.since
 	}
 	r.spares.blockedNanos.Add(int64(now.Sub(ws.last)))
 	ws.last = now
 	return false
-}
-
-// loopWaits is how many waits that run jobs w's loop itself is in: a
-// worker's main loop waits in waitUntil, a spare's does not. More means w
-// runs a job it took while waiting (blockedLook.nested).
-func loopWaits(w *Worker) int32 {
-	if w.spare {
-		return 0
-	}
-	return 1
 }
 
 // steerSpares is the policy half of a round: given what findBlocked

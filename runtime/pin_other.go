@@ -6,3 +6,7 @@ package runtime
 func affinityCPUs() []int { return nil }
 
 func pinThread(int) {}
+
+// threadCPUTime is Linux-only; elsewhere analyses time strands with the
+// wall clock.
+func threadCPUTime() (int64, bool) { return 0, false }

@@ -211,23 +211,6 @@ func (w *Worker) pushLevel(j *Job, tasks int) {
 	w.sleep.NewInternalJobs(tasks, wasEmpty)
 }
 
-// injectLevel queues j (counted, holding tasks tasks) from outside the
-// registry.
-func (r *Registry) injectLevel(j *Job, tasks int) {
-	l := j.level()
-	if l == 0 || r.prio.policy == PriorityOblivious {
-		r.inject(j, tasks)
-		return
-	}
-	r.payKick() // as in enqueue
-	r.injected.Add(1)
-	j.setTag(0)
-	wasEmpty := r.prio.injectors[l-1].push(j)
-	r.wakeWithinCount() // as in enqueue
-	r.sleep.NewInjectedJobs(tasks, wasEmpty)
-	r.postToSpares()
-}
-
 // choose decides what this worker starts, given j, a job it has just
 // claimed from a deque or an injector (not from its private stack): j
 // itself, a more urgent job it finds instead, or nothing (nil).
@@ -302,7 +285,7 @@ func (w *Worker) runChosen(c, claimed *Job) {
 }
 
 // startOwn is how a worker that pops its own public or level deques while
-// waiting (runOwnUntil, drainOwn, waitFuture) starts the job j it popped:
+// waiting (runOwn: TakeBack, ForChunks, waitFuture) starts the job j it popped:
 // through choose, backing off when the strict policy refuses. round counts
 // the caller's consecutive refusals; startOwn returns the next value.
 //

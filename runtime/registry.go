@@ -161,7 +161,6 @@ type Registry struct {
 	// slot i's Worker from research and analysis, written once by
 	// NewRegistry; slotMu orders the making of slots.
 	research Research
-	analysis bool
 	slotMu   sync.Mutex
 	guests   guests
 
@@ -180,7 +179,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	r := &Registry{sleep: sleep.New(slots), panicHandler: cfg.PanicHandler,
 		onStart: cfg.OnWorkerStart, onExit: cfg.OnWorkerExit,
 		name: cfg.Name, trace: cfg.Trace, closedErr: cfg.Closed,
-		research: cfg.Research, analysis: cfg.analysis}
+		research: cfg.Research}
 	if r.inBubble = InSynctestBubble(); r.inBubble {
 		for i := range slots {
 			r.sleep.ParkOnChannel(i) // bubble.go
@@ -217,7 +216,7 @@ func NewRegistry(cfg Config) (*Registry, error) {
 	monitored := !cfg.analysis                                           // the analysis registry runs everything in place
 	r.guests.watched = monitored && cfg.Guests > 0 && canSeeGoroutines() // see saturated
 	r.guests.idle = make([]idleCell, cfg.Guests)
-	r.startWorkers(cfg.Workers, !cfg.Unlocked, cpus)
+	r.startWorkers(cfg.Workers)
 	if monitored {
 		sp := &r.spares
 		sp.wake, sp.stop, sp.done = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
@@ -256,7 +255,6 @@ func (cfg *Config) check() (maxWorkers int, err error) {
 	if cfg.analysis || !canSeeGoroutines() {
 		cfg.Spares = 0 // the monitor cannot tell blocked workers (gstate.go)
 	}
-	cfg.Research.settle()
 	return maxWorkers, nil
 }
 
@@ -289,7 +287,7 @@ func (r *Registry) makeWorker(i int, spare bool) *Worker {
 	}
 	w.setIndex(i)
 	w.offer.Store(1) // see Offer
-	r.research.apply(w, r.analysis)
+	r.research.apply(w)
 	for l := range w.levels {
 		w.levels[l] = newWorkerDeque(64)
 	}
@@ -309,28 +307,16 @@ func (w *Worker) setIndex(i int) {
 	w.rng = uint64(i+1) * 0x9E3779B97F4A7C15
 }
 
-// startWorkers makes the registry's first n workers, starts their
-// goroutines (locked to their threads if locked, worker i pinned to
-// cpus[i mod len(cpus)] if any) and returns once every one runs.
-func (r *Registry) startWorkers(n int, locked bool, cpus []int) {
-	z := &r.sizing
-	for i := range n {
-		w := r.makeWorker(i, false)
-		w.rank = i
-		r.workers[i] = w
-		z.ranked = append(z.ranked, w)
-	}
-	r.live.Store(int32(n))
+// startWorkers makes the registry's first n workers, starts them
+// (startWorker) and returns once every one runs.
+func (r *Registry) startWorkers(n int) {
 	var started sync.WaitGroup
 	started.Add(n)
-	r.stopped.Add(n)
-	for i, w := range r.liveWorkers() {
-		cpu := -1
-		if len(cpus) > 0 {
-			cpu = cpus[i%len(cpus)]
-		}
-		go w.start(cpu, locked, &started)
+	r.sizing.mu.Lock() // a worker's resize waits until all are made
+	for range n {
+		r.startWorker(r.newSlot(slotWorker), &started)
 	}
+	r.sizing.mu.Unlock()
 	started.Wait()
 }
 
@@ -357,16 +343,7 @@ func (w *Worker) start(cpu int, lock bool, started *sync.WaitGroup) {
 		started.Done()
 	}
 	returned := false
-	defer func() {
-		if !returned {
-			// Only runtime.Goexit ends a worker early: tasks catch their
-			// panics. The jobs this worker was running can never finish,
-			// and their callers would wait forever; crash loudly instead,
-			// like an unrecovered panic in a goroutine.
-			unregisterWorker(w)
-			go panic(ErrTaskGoexit)
-		}
-	}()
+	defer crashOnGoexit(w, &returned)
 	w.mainLoop()
 	returned = true
 	if !w.spare {
@@ -387,6 +364,18 @@ func (r *Registry) runHook(hook func(int), index int) {
 	}
 	if pe := r.Catch(func() { hook(index) }); pe != nil {
 		r.handlePanic(pe)
+	}
+}
+
+// crashOnGoexit, deferred by a goroutine that runs as w (a worker's, a
+// guest's call), crashes the program unless returned was set: only
+// runtime.Goexit ends it early (tasks catch their panics), and the jobs w
+// was running can never finish, so their callers would wait forever;
+// crash loudly instead, like an unrecovered panic in a goroutine.
+func crashOnGoexit(w *Worker, returned *bool) {
+	if !*returned {
+		unregisterWorker(w)
+		go panic(ErrTaskGoexit)
 	}
 }
 
@@ -411,13 +400,17 @@ func (r *Registry) inject(j *Job, tasks int) {
 	r.enqueue(j, tasks)
 }
 
-// enqueue queues j, holding tasks tasks, on the injector for the workers,
-// keeping its isolation tag, and wakes sleepers for it if needed (see
-// pushPublic).
+// enqueue queues j, holding tasks tasks, on the injector of j's level
+// (level 0's under the oblivious policy) for the workers, keeping its
+// isolation tag, and wakes sleepers for it if needed (see pushPublic).
 func (r *Registry) enqueue(j *Job, tasks int) {
+	q := &r.injector
+	if l := j.level(); l > 0 && r.prio.policy != PriorityOblivious {
+		q = &r.prio.injectors[l-1]
+	}
 	r.payKick() // before the wake-up: see oweKick
 	r.injected.Add(1)
-	wasEmpty := r.injector.push(j)
+	wasEmpty := q.push(j)
 	r.wakeWithinCount() // workers parked while guests ran (size.go)
 	r.sleep.NewInjectedJobs(tasks, wasEmpty)
 	r.postToSpares()
@@ -465,7 +458,7 @@ func (r *Registry) admit() bool {
 	if !r.closed.Load() {
 		if r.active.Add(1) == 1 {
 			r.oweKick()    // the registry turns busy (monitor.go)
-			r.checkProcs() // size.go
+			r.CheckProcs() // size.go
 		}
 		if !r.closed.Load() {
 			return true
@@ -488,12 +481,7 @@ type refusedError struct {
 	sentinel error
 }
 
-func (e *refusedError) Error() string {
-	if e.sentinel != nil {
-		return e.call + ": " + e.sentinel.Error()
-	}
-	return e.call + ": " + ErrClosed.Error()
-}
+func (e *refusedError) Error() string { return e.call + ": " + e.Unwrap()[0].Error() }
 
 func (e *refusedError) Unwrap() []error {
 	if e.sentinel != nil {
@@ -546,8 +534,10 @@ func (r *Registry) Close() error {
 		for _, w := range r.liveWorkers() {
 			w.terminate.Set()
 			w.wakeDormant()
-			r.wakeSurplus(w)
 		}
+		r.sizing.mu.Lock()
+		r.wakeParked(len(r.sizing.ranked)) // parked past the count (size.go)
+		r.sizing.mu.Unlock()
 		r.stopped.Wait()
 		// The workers are gone; a closed pool may stay referenced, so drop
 		// what they kept for reuse (join records, up to one per depth

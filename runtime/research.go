@@ -3,14 +3,12 @@ package runtime
 import "github.com/spindle-go/spindle/deque"
 
 // Research holds the settings that exist to compare the engine with other
-// designs: other deques, eager publication, spawned tasks that do not run
+// designs: other deques (eager publication is a Chase-Lev variant:
+// internal/experiment's DequeChaseLevEager), spawned tasks that do not run
 // their descendants in place. Programs never need them; package
 // internal/experiment builds pool options from them, so pool's API does
 // not show them. The zero value is the engine as shipped.
 type Research struct {
-	// EagerPublish puts every job on the public deque at once, as Rayon
-	// does, instead of publishing lazily (see Worker.Offer).
-	EagerPublish bool
 	// OneTaskPerRun makes a spawned task return to its worker's wait loop
 	// when it ends, instead of running its descendants in place
 	// (descendants.go).
@@ -24,25 +22,15 @@ type Research struct {
 	Deque func() deque.Deque[Job]
 }
 
-// settle makes eager publication the Chase-Lev deque as a variant: the
-// fork fast path then fails on the empty default deque, and the default
-// path has no branch for it.
-func (rs *Research) settle() {
-	if rs.EagerPublish && rs.Deque == nil {
-		rs.Deque = func() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }
-	}
-}
-
-// apply sets worker w up for the settings; analysis is set for the
-// analysis worker's registry, whose variant deque times strands
-// (analyze.go).
-func (rs *Research) apply(w *Worker, analysis bool) {
+// apply sets worker w up for the settings; the analysis worker's variant
+// deque (its registry's alone) times strands (analyze.go).
+func (rs *Research) apply(w *Worker) {
 	w.oneTaskPerRun = rs.OneTaskPerRun || rs.Deque != nil
 	if rs.Deque == nil {
 		return
 	}
 	w.variant = rs.Deque()
-	if d, ok := w.variant.(*analysisDeque); ok && analysis {
+	if d, ok := w.variant.(*analysisDeque); ok {
 		d.w, w.analysing = w, true
 	}
 	if _, ok := w.variant.(halfStealer); ok {

@@ -74,7 +74,7 @@ func (r *Registry) runInjected(w *Worker, f func()) {
 	if w == nil {
 		j.done.wait(r)
 	} else {
-		w.WaitUntil(&j.job.Latch)
+		w.waitUntil(&j.job.Latch, false)
 	}
 	if j.panic != nil {
 		r.Raise(j.panic)
@@ -173,23 +173,27 @@ func (c crashReport) Error() string { return fmt.Sprintf("%+v", c.pe) }
 // spawning is itself waited for); from anywhere else a closed registry
 // panics with ErrClosed.
 func (r *Registry) Spawn(call string, f func()) {
+	r, w := r.admitTask(call)
+	j := w.newSpawnJob()
+	j.fn, j.reg = f, r
+	r.queueIn(w, &j.job, 0, 1) // nobody waits for it: no region's (isolate.go)
+}
+
+// admitTask counts a detached task or a future of r in active, and
+// returns the registry it runs on (the analysis worker's, on that worker:
+// analyze.go) and the worker running the caller if it belongs to that
+// registry. From such a worker it counts without the closed check (the
+// caller runs inside something Close waits for); from anywhere else it
+// admits a call from outside, which panics once r is closed.
+func (r *Registry) admitTask(call string) (*Registry, *Worker) {
 	w := CurrentWorker()
 	if w != nil && w.analysing {
-		r = w.reg // analysed in place (analyze.go)
+		r = w.reg
 	}
 	if w != nil && w.reg == r {
 		r.active.Add(1)
-	} else {
-		r.enter(call)
+		return r, w
 	}
-	if w != nil && w.reg == r {
-		j := w.newSpawnJob()
-		j.fn, j.reg = f, r
-		r.queueIn(w, &j.job, 0, 1) // nobody waits for it: no region's (isolate.go)
-		return
-	}
-	j := (*Worker)(nil).newSpawnJob()
-	j.fn, j.reg = f, r
-	j.job.takeLabels()
-	r.inject(&j.job, 1)
+	r.enter(call)
+	return r, nil
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/spindle-go/spindle/deque"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -126,7 +127,11 @@ func contains(ws []*Worker, g uintptr) bool {
 
 func TestPublicationModes(t *testing.T) {
 	for _, eager := range []bool{false, true} {
-		r, err := NewRegistry(Config{Workers: 2, Research: Research{EagerPublish: eager}})
+		var research Research
+		if eager {
+			research.Deque = eagerChaseLev
+		}
+		r, err := NewRegistry(Config{Workers: 2, Research: research})
 		require.NoError(t, err)
 		var sum int
 		r.Run("test", func() { sum = joinSum(0, 1<<14) })
@@ -189,3 +194,7 @@ func TestScopeCountsOnTheirOwnCacheLines(t *testing.T) {
 		t.Fatalf("Scope layout: local at %d, shared at %d, size %d; want each count on a line of its own", local, shared, unsafe.Sizeof(s))
 	}
 }
+
+// eagerChaseLev is the Chase-Lev deque as a variant: every job published
+// at once (internal/experiment's DequeChaseLevEager).
+func eagerChaseLev() deque.Deque[Job] { return deque.NewChaseLev[Job](256) }

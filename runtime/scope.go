@@ -50,10 +50,8 @@ type scopeJob struct {
 }
 
 // Run runs the task on the current worker, then its descendants that are
-// closure tasks of the same scope, as valueJob's Run does
-// (descendants.go). Each record goes back to the worker's free list
-// before its task runs (nothing else refers to it once a worker has
-// claimed it), so the task's own spawns can reuse it at once.
+// closure tasks of the same scope, as valueJob's Run does (descendants.go),
+// freeing each record first (records.go).
 func (j *scopeJob) Run(w *Worker) {
 	f, ef, s := j.fn, j.efn, j.scope
 	j.fn, j.efn, j.scope = nil, nil, nil

@@ -185,7 +185,7 @@ func (s *Scope) finished(w *Worker) {
 // the latch if it finishes the scope) as soon as it stops working for the
 // scope: before it starts a job that is not a task of the scope it holds
 // credits for (executeAt), and before it looks for work (look,
-// sleepUntil). After the last task of a scope finishes on some worker,
+// lookIsolated). After the last task of a scope finishes on some worker,
 // that worker's next step is one of those, so the owner learns of the end
 // at once. A worker holds credits for one scope at a time; a spawn or
 // finish for another scope gives back those it holds first. A worker
@@ -292,7 +292,7 @@ const finishCheckEvery = 8
 
 // waitScope is how the owner waits for s: it runs other work, its own
 // first, until every task of s has finished (see the counting notes
-// above). Like WaitUntil, it never blocks the thread while work exists.
+// above). Like waitUntil, it never blocks the thread while work exists.
 func (w *Worker) waitScope(s *Scope) {
 	if w.privHead < w.depth {
 		w.publishAll() // see waitUntil

@@ -2,14 +2,9 @@ package runtime
 
 // Sibling order.
 //
-// A task that spawns its children one after the other pushes them on its
-// worker's public deque, and the worker pops its own jobs newest first:
-// it would run the last child first. Where the children's data was laid
-// out in the order they were spawned (a tree built first child first, a
-// slice cut front to back), that walks backwards through memory, and
-// hardware prefetchers follow forward streams: a task per node of a
-// pointer tree ran slower than the same walk spawning the children last
-// first (docs/performance/task-per-node.md has the figures).
+// Why (the worker would run the last child first, backwards through data
+// laid out in spawn order): docs/design.md, "Sibling order"; figures:
+// docs/performance/task-per-node.md.
 //
 // So a task that ends with the tasks it spawned with SpawnValue (the
 // engine of forkjoin.Spawn) still the newest on the deque, two or more in
@@ -30,13 +25,8 @@ package runtime
 // next. Order is not a promise (tasks are independent), only a better
 // default.
 //
-// A reversal costs a full barrier and a store per task moved, each with
-// the garbage collector's write barrier while it marks. Scope.Spawn's
-// tasks, closures allocated per spawn, keep the collector marking much of
-// the time, and a task per node of an unbalanced tree that has no layout
-// to gain from (UTS) was slower with them reversed; so only SpawnValue's
-// tasks, which allocate nothing, are reordered
-// (docs/performance/task-per-node.md has both figures).
+// Only SpawnValue's tasks are reordered, not Scope.Spawn's closures
+// (docs/design.md, "Sibling order", says why).
 
 // orderSiblings reverses the run of tasks the ending task pushed, if it
 // pushed two or more in a row and they are still the newest.

@@ -12,16 +12,11 @@ import (
 // The registry's size: how many workers it has, and how many of them run,
 // as GOMAXPROCS moves.
 //
-// Go changes GOMAXPROCS under a running program: go test -cpu sets it
-// before each run, programs call runtime.GOMAXPROCS, and since Go 1.25 the
-// runtime follows the container's CPU limit. A worker is a goroutine that
-// needs a P to run; a locked one that waits for a P sleeps in the kernel,
-// and another locked worker holding that P hands it over only when it
-// blocks or is preempted (a thread switch each). So more workers looking
-// for work than Ps only take turns on the Ps: a stolen job's thief may be
-// waiting for a P while the job's owner waits for the thief.
+// Why more workers looking for work than Ps only take turns on them:
+// docs/design.md, "Size"; Go changes GOMAXPROCS under a running program
+// (go test -cpu, runtime.GOMAXPROCS, a container's CPU limit since 1.25).
 //
-// Two counts follow GOMAXPROCS (procs, read by checkProcs):
+// Two counts follow GOMAXPROCS (procs, read by CheckProcs):
 //
 //   - size is the registry's number of workers, what Workers reports. It
 //     is Config.Workers, fixed, unless Config.FollowProcs: then it is
@@ -77,26 +72,23 @@ type sizing struct {
 	mu     sync.Mutex
 }
 
-// checkProcs reads GOMAXPROCS and, if it moved, resizes the registry: one
-// lock-protected read of the Go scheduler's setting otherwise.
-func (r *Registry) checkProcs() { r.sawProcs(int32(readProcs(0))) }
-
-// readProcs is runtime.GOMAXPROCS; tests count its calls.
-var readProcs = goruntime.GOMAXPROCS
+// CheckProcs reads GOMAXPROCS and, if it moved, resizes the registry: one
+// lock-protected read of the Go scheduler's setting otherwise. (Exported
+// for pool's tests, which change GOMAXPROCS without making a call.)
+// The reading may be stale by the time resize runs: resize reads
+// GOMAXPROCS again.
+func (r *Registry) CheckProcs() { r.sawProcs(int32(readProcs(0))) }
 
 // sawProcs resizes the registry if procs, a reading of GOMAXPROCS, is not
-// the setting it has (resize reads GOMAXPROCS again: the reading may be
-// stale by then).
+// the setting it has (tests hand it stale readings).
 func (r *Registry) sawProcs(procs int32) {
 	if procs != r.sizing.procs.Load() {
 		r.resize()
 	}
 }
 
-// CheckProcs reads GOMAXPROCS now and resizes the registry if it moved,
-// as its next call from outside would: for a test that changed GOMAXPROCS
-// and must not make a call to have the registry see it.
-func (r *Registry) CheckProcs() { r.checkProcs() }
+// readProcs is runtime.GOMAXPROCS; tests count its calls.
+var readProcs = goruntime.GOMAXPROCS
 
 // resize sets the counts for the Ps GOMAXPROCS gives now: it makes the
 // workers a following registry lacks and wakes the parked workers now
@@ -116,7 +108,7 @@ func (r *Registry) resize() {
 	if z.follow {
 		size = min(procs, int32(z.max))
 		for len(z.ranked) < int(size) {
-			r.startWorker(r.newSlot(slotWorker))
+			r.startWorker(r.newSlot(slotWorker), nil)
 		}
 		z.size.Store(size)
 	}
@@ -179,9 +171,10 @@ func (r *Registry) wakeWithinCount() {
 	z.mu.Unlock()
 }
 
-// startWorker starts worker w, made after the registry started, without
-// waiting for its goroutine.
-func (r *Registry) startWorker(w *Worker) {
+// startWorker starts worker w (under mu): locked to its thread unless
+// Config.Unlocked, pinned to cpus[rank mod len(cpus)] if any, and, with
+// started, its start counted there.
+func (r *Registry) startWorker(w *Worker, started *sync.WaitGroup) {
 	z := &r.sizing
 	z.awake++
 	cpu := -1
@@ -189,7 +182,7 @@ func (r *Registry) startWorker(w *Worker) {
 		cpu = z.cpus[w.rank%len(z.cpus)]
 	}
 	r.stopped.Add(1)
-	go w.start(cpu, z.locked, nil)
+	go w.start(cpu, z.locked, started)
 }
 
 // isSurplus reports whether w is a worker ranked at or past the workers
@@ -201,7 +194,8 @@ func (w *Worker) isSurplus() bool {
 
 // parkSurplus is the main loop's step for a surplus worker out of work
 // (look returned, out of the sleep protocol): a last look for work, then
-// a park until resize or Close wakes it. A job found is run, and the main
+// a park until wakeParked (resize, or Close) wakes it. A job found is
+// run, and the main
 // loop comes back here once it is idle again.
 func (w *Worker) parkSurplus() {
 	r := w.reg
@@ -214,10 +208,7 @@ func (w *Worker) parkSurplus() {
 		w.runHelping(j)
 		return
 	}
-	// A job the strict priority policy put back on w's deques goes where
-	// every worker looks; w has no task in progress, so the jobs belong
-	// to no isolated region.
-	w.handOffQueued()
+	w.handOffQueued() // a job the strict priority policy put back there
 	z := &r.sizing
 	z.mu.Lock()
 	if !w.isSurplus() || w.terminate.Probe() || z.stopped {
@@ -239,18 +230,6 @@ func (w *Worker) parkSurplus() {
 	r.sleep.ParkMarked(w.index, func() { <-w.surplusWake })
 }
 
-// wakeSurplus wakes w from parkSurplus for Close.
-func (r *Registry) wakeSurplus(w *Worker) {
-	z := &r.sizing
-	z.mu.Lock()
-	if w.surplus.CompareAndSwap(true, false) {
-		z.awake++
-		z.parked.Add(-1)
-		w.surplusWake <- struct{}{}
-	}
-	z.mu.Unlock()
-}
-
 // handOffQueued moves the jobs left on w's deques to the injectors, where
 // every worker looks: w is about to stop taking work (a surplus worker
 // parking, a guest leaving) and has no task in progress, so the jobs
@@ -258,10 +237,10 @@ func (r *Registry) wakeSurplus(w *Worker) {
 // goes one way.
 func (w *Worker) handOffQueued() {
 	for j := w.publicPop(); j != nil; j = w.publicPop() {
-		w.reg.injectLevel(j, 1)
+		w.reg.inject(j, 1)
 	}
 	for j := w.popLevels(); j != nil; j = w.popLevels() {
-		w.reg.injectLevel(j, 1)
+		w.reg.inject(j, 1)
 	}
 }
 
@@ -275,6 +254,5 @@ func (r *Registry) initSizing(cfg Config, maxWorkers int, cpus []int) {
 	r.guests.procs.Store(procs)
 	z.size.Store(int32(cfg.Workers))
 	z.running.Store(min(int32(cfg.Workers), procs))
-	z.awake = int32(cfg.Workers)
-	r.sleep.StepAside(sleep.Crowded, z.awake > procs)
+	r.sleep.StepAside(sleep.Crowded, int32(cfg.Workers) > procs) // awake once started
 }

@@ -21,11 +21,9 @@ import (
 // .NET's thread pool injects threads when its workers stop completing
 // work; Go's own scheduler hands a blocked thread's P to another thread.
 //
-// Slots. A registry has Config.Workers workers and Config.Spares spare
-// slots after them (indexes Workers .. Workers+Spares-1), each a Worker
-// like the others, with its own deques and sleep slot, made and started
-// the first time it is needed (in index order: workers[:live] are the
-// started ones, which is what thieves and snapshots look at). A started
+// Slots. Config.Spares spare slots share the index space past the
+// workers with the guest slots (Registry.workers), each a Worker with its
+// own deques and sleep slot, made and started when first needed. A started
 // spare is active (running tasks: counted in active), dormant (parked on
 // its wake channel, outside the sleep protocol: never counted as looking
 // or sleeping, never woken by a post) or, after spareKeepAlive dormant,
@@ -337,6 +335,8 @@ const spareIdle = time.Millisecond
 // retires, and the monitor starts it again if its round finds workers
 // blocked and work queued.
 func (w *Worker) runAsSpare() {
+	w.waits.Add(1) // its loop's wait, as a worker's main loop counts (monitor.go)
+	defer w.waits.Add(-1)
 	sp := &w.reg.spares
 	for !w.terminate.Probe() {
 		if s := sp.surplus.Load(); s > 0 && sp.surplus.CompareAndSwap(s, s-1) {
@@ -391,10 +391,7 @@ func (w *Worker) waitPosted() bool {
 // queued on the injector (one load while none waits).
 func (r *Registry) postToSpares() {
 	if r.spares.idle.Load() > 0 {
-		select {
-		case r.spares.posted <- struct{}{}:
-		default:
-		}
+		poke(r.spares.posted)
 	}
 }
 
@@ -414,18 +411,13 @@ func (r *Registry) oweKick() {
 }
 
 // payKick kicks the monitor if a kick is owed (oweKick): one load when
-// none is. It is called where a job becomes another thread's to run:
-//   - at the start of an injection, on the caller's goroutine, before the
-//     sleepers are woken, as when admission kicked. Paid after the
-//     wake-up, the thread the scheduler wakes for the monitor takes the P
-//     the woken worker wants; paid by the worker that takes the job, the
-//     monitor sits on that worker's P; either delays a group's first task
-//     (docs/runs/server-history.md).
-//   - when a worker's search finds a job (look), for a guest's fork;
-//   - on a saturated guest's push, which wakes no sleeper
-//     (noteStaleGuest);
-//   - when guests fill the workers' count, a setting only the monitor
-//     clears (guest.go).
+// none is. It is called where a job becomes another thread's to run, or
+// only the monitor can act (each caller says why); an injection pays it
+// on the caller's goroutine before the sleepers are woken: paid after the
+// wake-up, the thread the scheduler wakes for the monitor takes the P the
+// woken worker wants; paid by the worker that takes the job, the monitor
+// sits on that worker's P; either delays a group's first task
+// (docs/runs/server-history.md).
 func (r *Registry) payKick() {
 	if r.spares.kickOwed.Load() && r.spares.kickOwed.Swap(false) {
 		r.kickMonitor()
@@ -433,14 +425,7 @@ func (r *Registry) payKick() {
 }
 
 // kickMonitor wakes the monitor from its idle park.
-func (r *Registry) kickMonitor() {
-	if r.spares.wake != nil {
-		select {
-		case r.spares.wake <- struct{}{}:
-		default:
-		}
-	}
-}
+func (r *Registry) kickMonitor() { poke(r.spares.wake) }
 
 // stopSpares ends the monitor and waits for it (Close, once no call is in
 // progress), so that no spare starts after Close has counted the workers
@@ -454,11 +439,13 @@ func (r *Registry) stopSpares() {
 }
 
 // wakeDormant hands a terminated spare its way out of the dormant park.
-func (w *Worker) wakeDormant() {
-	if w.spareWake != nil {
-		select {
-		case w.spareWake <- struct{}{}:
-		default:
-		}
+func (w *Worker) wakeDormant() { poke(w.spareWake) }
+
+// poke sends on c if that does not block: c has room, or is nil (none
+// made: no monitor, no spare), which selects the default.
+func poke(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
 	}
 }

@@ -59,9 +59,7 @@ func newValueJob[T any](w *Worker) *valueJob[T] {
 // Run runs the task on the current worker, then, while the newest job on
 // the worker's deque is another task of the same scope and type spawned
 // since it started (its descendants), runs that one in the same call
-// (descendants.go). Each record goes back to the
-// worker's free list before its task runs (nothing else refers to it once
-// a worker has claimed it), so the task's own spawns can reuse it at once.
+// (descendants.go), freeing each record first (records.go).
 func (j *valueJob[T]) Run(w *Worker) {
 	s := j.scope
 	below := w.descendantsAbove()

@@ -67,7 +67,7 @@ type Worker struct {
 	// lookups; on amd64 and arm64 the load is a plain move.
 	g     atomic.Uintptr
 	deque *deque.ChaseLev[Job]
-	// variant, when set (Research.Deque, or Research.EagerPublish), replaces
+	// variant, when set (Research.Deque), replaces
 	// deque as the public deque, for comparing deque algorithms inside the
 	// runtime. The worker then publishes every job at once: its offer flag
 	// stays set, so every fork takes the slow path (see Offer), and the
@@ -129,7 +129,7 @@ type Worker struct {
 	offerUntaken bool
 
 	// helping counts the jobs on this worker's stack that it took in
-	// WaitUntil, its main loop's included: how deep waits have nested.
+	// waitUntil, its main loop's included: how deep waits have nested.
 	// maxHelping is the deepest it has been (Counts.MaxHelpDepth). See waitUntil.
 	// waits counts the waits that run jobs (waitUntil, HelpUntil) in
 	// progress on the slot, the main loop's included: a runner blocked
@@ -299,13 +299,8 @@ func (w *Worker) Leave() {
 // job since this worker's last fork. While some worker is looking for
 // work (one more load of the sleep counters), every fork publishes one
 // more: the oldest jobs flow to idle workers one per fork, so no worker
-// idles long next to a busy one's private jobs. Until a job it published
-// comes back untaken: the lookers do not keep up (at many Ps, more than
-// the CPUs can run, they wait for a CPU), and every job published was
-// popped back through the deque's fence at its join, which made nearly
-// every fork pay for it (docs/performance/many-cores.md). From then on it
-// keeps minOffered published, and offers more again once thieves took
-// all it offered (offerLimit).
+// idles long next to a busy one's private jobs, until a job it published
+// comes back untaken: then minOffered (see offerLimit).
 //
 // Those conditions read shared lines (the deque's ends, the pool's sleep
 // counters), so the fork does not test them: it loads one word of its
@@ -323,11 +318,8 @@ func (w *Worker) Leave() {
 // testing the deque again, and a thief sets it after its steal (Go's
 // atomics are sequentially consistent).
 //
-// A worker that blocks (on a channel, a mutex, I/O) inside a task cannot
-// publish: its private jobs stay invisible until it resumes or its wait
-// is one of the pool's (waitUntil publishes them all first). Spawned tasks
-// are therefore always published (pushPublic); for joins, a task must not
-// block on something only its own forked work would release.
+// A task that blocks cannot publish (see pushPublic): it must not block
+// on something only its own forks would release.
 //
 // In recursive code the exposed job sits at a shallow level while the
 // recursion below it forks privately, so publications are rare (fib(n) on
@@ -336,7 +328,7 @@ func (w *Worker) Leave() {
 // or full barrier. That matters in Go: atomic stores are XCHG on amd64,
 // a full barrier each (docs/design.md has what one costs).
 //
-// Research.EagerPublish (or any deque variant) turns this off: offer stays
+// A deque variant (Research.Deque) turns this off: offer stays
 // set and every fork publishes its job at once, as in Rayon.
 func (w *Worker) Offer() {
 	if w.offer.Load() != 0 || raceEnabled && w.perturb() {
@@ -573,7 +565,7 @@ func (w *Worker) takeBackSlow(j *Job) bool {
 		w.depth = d
 		return true
 	}
-	got := w.runOwnUntil(j)
+	got := w.runOwn(j, nil)
 	if got {
 		w.offerUntaken = true // published, and back untaken (see offerLimit)
 	}
@@ -585,25 +577,23 @@ func (w *Worker) takeBackSlow(j *Job) bool {
 	return got
 }
 
-// runOwnUntil pops this worker's published jobs, newest first, and runs
-// them until it pops target (it returns true without running it) or has
-// none left (false): its public deque, then its deques of the levels
-// above 0, so that a worker about to wait with the help bound (see
-// waitUntil) leaves nothing of its own queued. They start through choose
-// (priority.go), which may run more urgent work first. It has no private
-// jobs to look at: its caller's frame is the newest and was published.
-func (w *Worker) runOwnUntil(target *Job) bool {
-	round := 0
-	for {
-		top := w.popPublished()
-		if top == nil {
-			return false
+// runOwn pops this worker's published jobs, newest first: its public
+// deque, then its deques of the levels above 0 (popPublished). It starts
+// them through choose (startOwn, priority.go), which may run more urgent
+// work first, until it pops target (it reports true without running it),
+// has none left, or done (if not nil) reports true (false). A worker
+// about to wait with the help bound (see waitUntil) so leaves nothing of
+// its own queued; a fork's take-back has no private jobs to look at (its
+// frame is the newest and was published).
+func (w *Worker) runOwn(target *Job, done func() bool) bool {
+	for round := 0; done == nil || !done(); {
+		j := w.popPublished()
+		if j == nil || j == target {
+			return j != nil
 		}
-		if top == target {
-			return true
-		}
-		round = w.startOwn(top, round)
+		round = w.startOwn(j, round)
 	}
+	return false
 }
 
 // popPublished pops this worker's newest published job: from its public
@@ -660,30 +650,32 @@ func (w *Worker) executeIn(j *Job, level int) {
 	}
 	prev := w.curLevel
 	w.curLevel = level
-	switch t := j.tag.Load(); {
-	case t != w.iso:
-		w.runInContext(j, t) // see isolate.go
-	case j.lineage != nil:
+	t := j.tag.Load()
+	other := t != w.iso
+	if other {
+		w.enterContext(t) // a job of another region runs in it (isolate.go)
+	}
+	if j.lineage != nil {
 		w.enterLineage(nil, j.lineage) // a published join half (lineage.go)
 		j.run(w)
 		w.leaveLineage()
-	default:
+	} else {
 		j.run(w)
+	}
+	if other {
+		w.leaveContext()
 	}
 	w.curLevel = prev
 }
-
-// WaitUntil runs other work (own deque, then steals, then the injector)
-// until l is set; without work it goes through the sleep protocol, and
-// l's setter wakes it. The caller must own l.
-func (w *Worker) WaitUntil(l *Latch) { w.waitUntil(l, false) }
 
 // maxHelpDepth bounds how deep a worker nests jobs it takes while waiting
 // for a stolen join half (see waitUntil).
 const maxHelpDepth = 64
 
-// waitUntil is WaitUntil. With forJoin set, the caller waits for a job
-// that a thief has started, and helping is bounded.
+// waitUntil runs other work (own deque, then steals, then the injector)
+// until l is set; without work it goes through the sleep protocol, and
+// l's setter wakes it. The caller must own l. With forJoin set, the
+// caller waits for a job that a thief has started, and helping is bounded.
 //
 // Helping nests: a job taken while waiting runs on top of the waiting
 // frame, and may wait in turn. In a pure fork-join program the nesting
@@ -702,11 +694,9 @@ const maxHelpDepth = 64
 // descendants. Other waits (scopes, futures, calls into another pool)
 // may wait for jobs that nobody has started and must keep helping.
 //
-// An unbounded wait first publishes the worker's private jobs (the forks
-// of the frames it waits in), which no other worker could reach while it
-// waits; it then takes them back from its public deque like other jobs of
-// its own. (A bounded wait has none: its fork's job was published, so
-// every older one was.)
+// An unbounded wait first publishes the worker's private jobs (publishAll);
+// a bounded one has none (its fork's job was published, so every older one
+// was).
 func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 	w.waits.Add(1) // for the monitor (noteStall)
 	defer w.waits.Add(-1)
@@ -715,7 +705,7 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 	}
 	for !l.Probe() {
 		if forJoin && w.helping >= maxHelpDepth {
-			w.sleepUntil(l)
+			w.lookIsolated(l, nil) // takes no job: it parks until l is set
 			return
 		}
 		j := w.takeLocal()
@@ -749,7 +739,7 @@ func (w *Worker) runHelping(j *Job) {
 // (findWork) looks at the levels above 0 first.
 func (w *Worker) takeLocal() *Job {
 	if w.iso != 0 {
-		return w.takeLocalIsolated()
+		return w.popPublicTagged(w.iso)
 	}
 	if w.reg.prio.anyQueued() {
 		return nil
@@ -781,7 +771,7 @@ func (w *Worker) publishExecuted() {
 // and reads GOMAXPROCS before the worker sleeps.
 func (w *Worker) look(l *Latch) *Job {
 	if w.iso != 0 {
-		return w.lookIsolated(l)
+		return w.lookIsolated(l, w.findIsolated)
 	}
 	w.publishExecuted()
 	w.flushCredit()
@@ -796,7 +786,7 @@ func (w *Worker) look(l *Latch) *Job {
 		}
 		if w.helping == 0 { // the main loop's wait (size.go)
 			if sleepy {
-				w.reg.checkProcs()
+				w.reg.CheckProcs()
 			}
 			if w.isSurplus() {
 				return nil
@@ -812,22 +802,6 @@ func (w *Worker) look(l *Latch) *Job {
 // then parks instead: size.go, whose resize wakes a surplus sleeper).
 func (w *Worker) stayAwake() bool {
 	return w.reg.hasInjected() || w.helping == 0 && w.isSurplus()
-}
-
-// sleepUntil waits for l without taking any job (the help bound of
-// waitUntil): it backs off, then parks on l. It stays out of the sleep
-// protocol's counts: a worker that takes no job must not look idle to a
-// poster, nor be woken in place of a sleeper that would take the job.
-func (w *Worker) sleepUntil(l *Latch) {
-	w.publishExecuted()
-	w.flushCredit()
-	for round := 0; !l.Probe(); round++ {
-		if round < parkBackoffRounds {
-			sleep.Backoff(round)
-			continue
-		}
-		w.sleep.ParkOnLatch(w.index, &l.core, 0)
-	}
 }
 
 // noteHelpDepth records the current help depth if it is the deepest yet.
@@ -968,7 +942,7 @@ func (w *Worker) mainLoop() {
 		return
 	}
 	for {
-		w.WaitUntil(&w.terminate) // returns early when surplus (look)
+		w.waitUntil(&w.terminate, false) // returns early when surplus (look)
 		if w.terminate.Probe() {
 			return
 		}
@@ -984,7 +958,7 @@ const stealSample = 8
 // offerLimit is how many jobs a fork keeps published (see Offer): one
 // while no worker looks for work; else any number, but minOffered once a
 // job this worker published came back untaken (offerUntaken), until
-// thieves take all it offered.
+// thieves take all it offered (why: docs/performance/many-cores.md).
 func (w *Worker) offerLimit() int {
 	switch {
 	case !w.sleep.Looking():
