@@ -8,21 +8,22 @@ import (
 )
 
 // TestSteppingAsideSkipsTheYieldRounds: a worker out of work in a pool
-// with a reason to step aside (StepAside) goes from its spin straight to
-// announcing itself sleepy, without the rounds that yield while keeping
-// the P; with none it yields round after round, and a reason turned off
-// again no longer counts.
+// that is crowded or shares its Ps (StepAside) goes from its spin straight
+// to announcing itself sleepy, without the rounds that yield while keeping
+// the P; with no reason, or TasksBlock alone, it yields round after round,
+// and a reason turned off again no longer counts.
 func TestSteppingAsideSkipsTheYieldRounds(t *testing.T) {
 	for _, tc := range []struct {
-		on, off []Aside
-		aside   bool
+		on, off     []Aside
+		aside, skip bool
 	}{
-		{nil, nil, false},
-		{[]Aside{TasksBlock}, nil, true},
-		{[]Aside{Crowded}, nil, true},
-		{[]Aside{Shared}, nil, true},
-		{[]Aside{Shared, Crowded}, []Aside{Shared}, true},
-		{[]Aside{TasksBlock, Shared}, []Aside{Shared, TasksBlock}, false},
+		{nil, nil, false, false},
+		{[]Aside{TasksBlock}, nil, true, false},
+		{[]Aside{Crowded}, nil, true, true},
+		{[]Aside{Shared}, nil, true, true},
+		{[]Aside{Shared, Crowded}, []Aside{Shared}, true, true},
+		{[]Aside{TasksBlock, Shared}, []Aside{Shared}, true, false},
+		{[]Aside{TasksBlock, Shared}, []Aside{Shared, TasksBlock}, false, false},
 	} {
 		t.Run(fmt.Sprintf("on=%v/off=%v", tc.on, tc.off), func(t *testing.T) {
 			s := New(1)
@@ -42,7 +43,7 @@ func TestSteppingAsideSkipsTheYieldRounds(t *testing.T) {
 			}
 			s.WorkFound(func() bool { return false })
 			want := roundsUntilSleeping
-			if tc.aside {
+			if tc.skip {
 				want = spinRounds + 2 // the spin, the skip, the sleepy round
 			}
 			assert.Equal(t, want, calls)

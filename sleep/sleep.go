@@ -84,18 +84,23 @@ const (
 	Shared
 )
 
-// StepAside turns reason on or off. While any reason holds, the idle
-// loop gives up the P instead of holding it: a worker out of work spins,
-// then skips the rounds that yield its thread with the P held (on a
-// locked thread a yield either keeps the P or hands it to another thread
-// and back), hands the P over (runtime.Gosched) and parks giving it back
-// at once, waiting on a channel rather than in the futex call, which
-// keeps the P until sysmon retakes it (20 us to 10 ms later). With no
-// reason it keeps the P through the whole idle window and parks in the
-// futex call, for the quicker wake-up (sleep/NOTES.md, "Go specifics").
-// It applies from the workers' next round and next park; the portable
-// parker always gives the P back. This is the one place that decides
-// whether an idle worker holds its P: callers only say why.
+// StepAside turns reason on or off. While any reason holds, parks give
+// the P back at once, waiting on a channel rather than in the futex call,
+// which keeps the P until sysmon retakes it (20 us to 10 ms later). While
+// Crowded or Shared holds, a worker out of work also skips, after its
+// spin, the rounds that yield its thread with the P held (on a locked
+// thread a yield either keeps the P or hands it to another thread and
+// back): a goroutine that computes waits for that very P. TasksBlock alone
+// keeps those rounds: there the Ps are not the pool's to give, and a
+// worker that stays awake a little longer takes the next task of a burst
+// without a wake-up (a burst whose tasks meet, waking worker by worker,
+// reached its last worker in more hops, and started spares, when idle
+// workers went to sleep sooner). With no reason an idle worker keeps the
+// P through the whole idle window and parks in the futex call, for the
+// quicker wake-up (sleep/NOTES.md, "Go specifics"). It applies from the
+// workers' next round and next park; the portable parker always gives the
+// P back. This is the one place that decides whether an idle worker holds
+// its P: callers only say why.
 func (s *Sleep) StepAside(reason Aside, on bool) {
 	switch has := s.aside.Load()&uint32(reason) != 0; {
 	case on && !has:
@@ -107,6 +112,10 @@ func (s *Sleep) StepAside(reason Aside, on bool) {
 
 // SteppingAside reports whether some reason to step aside holds.
 func (s *Sleep) SteppingAside() bool { return s.aside.Load() != 0 }
+
+// skipsYields reports whether an idle worker skips the yield rounds (see
+// StepAside).
+func (s *Sleep) skipsYields() bool { return s.aside.Load()&uint32(Crowded|Shared) != 0 }
 
 // FenceWhenSleepy makes a worker call f right after it announces itself
 // sleepy (the JEC update) and before its last search for work. The
@@ -240,7 +249,7 @@ func (s *Sleep) NoWorkFound(st *Idle, latch *Latch, stayAwake func() bool) {
 		pause(pauseIterations)
 		st.rounds++
 	case st.rounds < roundsUntilSleepy:
-		if s.SteppingAside() {
+		if s.skipsYields() {
 			st.rounds = roundsUntilSleepy // see StepAside
 			return
 		}
