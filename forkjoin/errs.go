@@ -61,7 +61,11 @@ func (st *stopper) result(parent context.Context) error {
 
 // ForErr is For for bodies that can fail or be cancelled: it calls body
 // on disjoint chunks [l, h) covering [lo, hi), possibly in parallel on the
-// current pool, with the chunks and grain of For. Once a body returns a
+// current pool, with the chunks and grain of For, except that with grain
+// <= 0 a chunk holds at most 16Ki indexes (For's automatic grain makes 8
+// chunks per worker, each of which may run for milliseconds): chunks not
+// yet started are what a stop saves, and a stop waits for the chunks
+// running, so they are kept short. Once a body returns a
 // non-nil error (the first to do so, in time), or ctx is done, chunks that
 // have not started are never started; the context passed to body is
 // derived from ctx and cancelled, with that error as its cause, at the
@@ -79,6 +83,9 @@ func ForErr(ctx context.Context, lo, hi, grain int, body func(ctx context.Contex
 		nilFunc("forkjoin.ForErr")
 	}
 	st := newStopper("forkjoin.ForErr", ctx)
+	if grain <= 0 && hi > lo {
+		grain = searchChunks(hi - lo) // see the doc: a stop is seen within a chunk
+	}
 	For(lo, hi, grain, func(lo, hi int) {
 		if st.Skip() {
 			return
