@@ -224,10 +224,21 @@ func IsSortedFunc[S ~[]E, E any](s S, cmp func(a, b E) int) bool {
 		defer rethrow() // cmp's panics come out as *PanicError regardless of len(s)
 		return slices.IsSortedFunc(s, cmp)
 	}
-	return firstIn(len(s), func(lo, hi int) int {
+	return sortedPrefixFunc(s, cmp) == len(s)
+}
+
+// sortedPrefixFunc returns len(s) if s is sorted, else a k < len(s) such
+// that s[:k] is sorted: the start of the chunk of the split scan that
+// holds the first pair out of order (a sort that goes on from there need
+// not look at s[:k] again).
+func sortedPrefixFunc[E any](s []E, cmp func(a, b E) int) int {
+	if k := firstIn(len(s), func(lo, hi int) int {
 		if slices.IsSortedFunc(s[max(lo-1, 0):hi], cmp) {
 			return -1
 		}
 		return 0
-	}) < 0
+	}); k >= 0 {
+		return k
+	}
+	return len(s)
 }

@@ -13,9 +13,10 @@ package forkjoin
 // presortedTopFunc is presortedFunc for a whole input of more than
 // scanSerial elements; with strict, a descending input is reversed only if
 // no two neighbours are equal (presortedStable's rule).
-func presortedTopFunc[E any](s []E, cmp func(a, b E) int, strict bool) bool {
-	if IsSortedFunc(s, cmp) {
-		return true
+func presortedTopFunc[E any](s []E, cmp func(a, b E) int, strict bool) (done bool, sorted int) {
+	sorted = sortedPrefixFunc(s, cmp)
+	if sorted == len(s) {
+		return true, sorted
 	}
 	if firstIn(len(s), func(lo, hi int) int {
 		for i := max(lo, 1); i < hi; i++ {
@@ -25,10 +26,10 @@ func presortedTopFunc[E any](s []E, cmp func(a, b E) int, strict bool) bool {
 		}
 		return -1
 	}) >= 0 {
-		return false
+		return false, sorted
 	}
 	reverseChunks(s)
-	return true
+	return true, len(s)
 }
 
 // reverseChunks reverses s, swapping chunks of its two halves on the

@@ -69,14 +69,15 @@ func (st *stableSort[E]) whole(s []E) {
 func presortedStable[E any](s []E, cmp func(a, b E) int) bool {
 	defer rethrow()          // cmp's panics come out as *PanicError
 	if len(s) > scanSerial { // split over the pool (sort_presorted.go)
-		return presortedTopFunc(s, cmp, true) || insertFewFunc(s, cmp)
+		done, sorted := presortedTopFunc(s, cmp, true)
+		return done || insertFewFunc(s, cmp, sorted)
 	}
 	if slices.IsSortedFunc(s, cmp) {
 		return true
 	}
 	for i := 1; i < len(s); i++ {
 		if cmp(s[i-1], s[i]) <= 0 {
-			return insertFewFunc(s, cmp)
+			return insertFewFunc(s, cmp, 0)
 		}
 	}
 	slices.Reverse(s)
