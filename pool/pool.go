@@ -16,6 +16,8 @@
 //   - Scoped (the scope waits for them): Pool.Scope with Scope.Spawn and
 //     Scope.SpawnMany (SpawnPriority and SpawnManyPriority for priority
 //     levels up to MaxPriority); Pool.Run is one call on a pool.
+//     ScopeContext and RunContext take a context, whose end stops what
+//     has not started (Scope.Context hands it to the tasks).
 //   - Detached (nobody waits but Close): Spawn, Pool.Spawn; Submit returns
 //     a Future to wait on.
 //   - Errors and cancellation: Group, golang.org/x/sync/errgroup's Group

@@ -404,7 +404,11 @@ type scopeBatch struct {
 	fn func(s *Scope, i int)
 }
 
-func (b *scopeBatch) task(i int) { b.fn(b.s, i) }
+func (b *scopeBatch) task(i int) {
+	if s := b.s; s.skip == nil || !s.skip.Skip() { // scopeskip.go
+		b.fn(s, i)
+	}
+}
 
 func (b *scopeBatch) taskPanicked(_ int, pe *PanicError) { b.s.panic.CompareAndSwap(nil, pe) }
 

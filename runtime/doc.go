@@ -132,7 +132,8 @@
 // TakeBack (worker.go). Publishing a private job: Offer and publishOldest
 // (worker.go). Spawned tasks: Scope.spawn and queue (scope.go), SpawnValue
 // (spawnvalue.go), bulk spawns (batch.go), running a task's descendants
-// in place (descendants.go).
+// in place (descendants.go), dropping a cancelled scope's tasks
+// (scopeskip.go).
 //
 // Steals. findWork (worker.go) decides the order: levels above 0
 // (findAbove, priority.go), own public deque, steal (worker.go), the

@@ -27,6 +27,9 @@ type scopeHead struct {
 	done  Latch                      // set when every task has finished
 	panic atomic.Pointer[PanicError] // the first panic
 	group *groupHead                 // a group's own part (group.go); nil for a scope
+	// skip, if not nil, drops the body and the tasks that have not
+	// started once it says so (scopeskip.go); nil for a plain scope.
+	skip Skipper
 	// tag is the context the scope belongs to (isolate.go): that of the
 	// worker that made it, 0 off the pool or outside any region. Its tasks
 	// carry it wherever they are spawned from, so that a region's waits
@@ -69,7 +72,9 @@ func (j *scopeJob) Run(w *Worker) {
 	}()
 	for {
 		w.siblings = 0
-		f(s)
+		if s.skip == nil || !s.skip.Skip() {
+			f(s)
+		}
 		finished = true
 		if j = nextClosureDescendant(w, s, w.endTask(s, below)); j == nil {
 			return
@@ -133,6 +138,9 @@ func (s *Scope) spawn(call string, level int, f func(s *Scope)) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
+	if s.skip != nil && s.skipSpawn(call) { // scopeskip.go
+		return
+	}
 	w := s.spawner(call)
 	j := w.newScopeJob()
 	j.fn, j.scope = f, s
@@ -165,6 +173,9 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 	}
 	if n < 0 {
 		panic(fmt.Sprintf("%s: negative number of tasks %d", call, n))
+	}
+	if s.skip != nil && n > 0 && s.skipSpawn(call) { // scopeskip.go
+		return
 	}
 	w := s.reg.currentWorker()
 	if n == 0 {
@@ -258,20 +269,19 @@ func (r *Registry) workerOf(g uintptr) *Worker {
 // Scope runs body on a worker of r and returns when body and everything
 // spawned on its scope have finished; then it re-panics with the first
 // panic of any of them as a *PanicError.
-func (r *Registry) Scope(call string, body func(*Scope)) {
-	if w := CurrentWorker(); w != nil && (w.reg == r || w.analysing) {
-		w.scope(body)
-		return
-	}
-	r.Run(call, func() { CurrentWorker().scope(body) })
-}
+func (r *Registry) Scope(call string, body func(*Scope)) { r.ScopeSkipping(call, nil, body) }
 
-func (w *Worker) scope(body func(*Scope)) {
-	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w, tag: w.iso}}
+// scope runs body on w in a new scope whose Skipper is skip (nil for
+// none), which may drop the body as it drops a task (scopeskip.go).
+func (w *Worker) scope(body func(*Scope), skip Skipper) {
+	s := &Scope{scopeHead: scopeHead{reg: w.reg, owner: w, tag: w.iso, skip: skip}}
 	s.done.owner = w
 	s.count.local = 1 // the body
 	w.siblings = 0
-	pe := w.reg.Catch(func() { body(s) })
+	var pe *PanicError
+	if skip == nil || !skip.Skip() {
+		pe = w.reg.Catch(func() { body(s) })
+	}
 	w.orderSiblings()
 	s.finishOn(w, pe)
 	w.waitScope(s)

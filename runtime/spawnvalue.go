@@ -28,6 +28,9 @@ func SpawnValue[T any](call string, s *Scope, f func(*Scope, T), x T) {
 	if f == nil {
 		panic(call + ": nil function")
 	}
+	if s.skip != nil && s.skipSpawn(call) { // scopeskip.go
+		return
+	}
 	w := s.spawner(call)
 	j := newValueJob[T](w)
 	j.fn, j.x, j.scope = f, x, s
@@ -78,7 +81,9 @@ func (j *valueJob[T]) Run(w *Worker) {
 		}
 		finished = false
 		w.siblings = 0
-		f(s, x)
+		if s.skip == nil || !s.skip.Skip() { // scopeskip.go
+			f(s, x)
+		}
 		finished = true
 		if j = nextDescendant[T](w, s, w.endTask(s, below)); j == nil {
 			return

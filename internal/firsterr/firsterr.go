@@ -54,6 +54,15 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 	return ctx
 }
 
+// Watch is Start for tasks that cannot fail (pool's ScopeContext and
+// RunContext): ctx's end skips the tasks that have not started, and no
+// context is derived, so there is nothing to cancel or release. Call it
+// before any task.
+func (s *Stopper) Watch(ctx context.Context) {
+	s.done = ctx.Done()
+	s.parent = s.done
+}
+
 // Skip reports whether a task that has not started must be skipped, and
 // records that one was: a task failed, or the parent context ended. Not
 // when Cancel alone ended the context (a group's Wait returned): a task
@@ -73,7 +82,11 @@ func (s *Stopper) Skip() bool {
 			return false
 		}
 	}
-	s.skipped.Store(true)
+	if !s.skipped.Load() {
+		// Stored once: the workers that skip the rest only read the
+		// line, rather than take it from one another at every skip.
+		s.skipped.Store(true)
+	}
 	return true
 }
 
