@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -102,6 +103,29 @@ func (s *soak) scope(r *rand.Rand, p *pool.Pool) {
 	mark(0, 0)
 	inj := s.newInjector(r, famScope, nodes)
 	ran := make([]atomic.Int32, size)
+	// Half the runs are a ScopeContext whose context is cancelled before
+	// the call, from the task of a random node, or from a timer.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	cause := &taskErr{-1}
+	withContext, moment, cancelAt := r.IntN(2) == 0, r.IntN(3), uint64(size)
+	if withContext {
+		switch moment {
+		case 0:
+			cancel(cause)
+		case 1:
+			k := r.IntN(nodes)
+			for id := range want {
+				if want[id] {
+					if k == 0 {
+						cancelAt = uint64(id)
+						break
+					}
+					k--
+				}
+			}
+		}
+	}
 	// A child is spawned as a closure (Scope.Spawn) or with its id as the
 	// argument (forkjoin.Spawn), as a hash says, so that runs of typed
 	// siblings, which a worker reorders, meet closures between them.
@@ -122,9 +146,27 @@ func (s *soak) scope(r *rand.Rand, p *pool.Pool) {
 			}
 		}
 		inj.maybe(id) // after spawning: the children run anyway
+		if id == cancelAt {
+			cancel(cause)
+		}
 	}
-	v := catch(func() { p.Scope(func(sc *pool.Scope) { node(sc, 0, 0) }) })
-	s.outcome(famScope, inj, v)
+	var err error
+	v := catch(func() {
+		if !withContext {
+			p.Scope(func(sc *pool.Scope) { node(sc, 0, 0) })
+			return
+		}
+		if moment == 2 {
+			tm := time.AfterFunc(time.Duration(r.IntN(200))*time.Microsecond, func() { cancel(cause) })
+			defer tm.Stop()
+		}
+		err = p.ScopeContext(ctx, func(sc *pool.Scope) { node(sc, 0, 0) })
+	})
+	returned := s.outcome(famScope, inj, v)
+	if withContext {
+		s.checkScopeContext(ran, want, nodes, err, cause, returned)
+		return
+	}
 	for id := range ran {
 		c, w := ran[id].Load(), int32(0)
 		if want[id] {
@@ -134,6 +176,34 @@ func (s *soak) scope(r *rand.Rand, p *pool.Pool) {
 			s.violate(famScope, "tree of %d tasks: task %d ran %d times, want %d", nodes, id, c, w)
 			break
 		}
+	}
+}
+
+// checkScopeContext checks a ScopeContext's tree: no task ran twice or
+// outside the tree; if the call returned nil, every task ran; if it
+// returned the cause, some task did not; no other error.
+func (s *soak) checkScopeContext(ran []atomic.Int32, want []bool, nodes int, err, cause error, returned bool) {
+	missed := 0
+	for id := range ran {
+		c := ran[id].Load()
+		if c > 1 || c == 1 && !want[id] {
+			s.violate(famScope, "ScopeContext, tree of %d tasks: task %d ran %d times", nodes, id, c)
+			return
+		}
+		if want[id] && c == 0 {
+			missed++
+		}
+	}
+	if !returned {
+		return
+	}
+	switch {
+	case err == nil && missed > 0:
+		s.violate(famScope, "ScopeContext returned nil, but %d of %d tasks did not run", missed, nodes)
+	case err == cause && missed == 0:
+		s.violate(famScope, "ScopeContext returned the cause, but every task ran")
+	case err != nil && err != cause:
+		s.violate(famScope, "ScopeContext returned %v, want nil or the cause", err)
 	}
 }
 
