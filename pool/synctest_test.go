@@ -247,3 +247,41 @@ func TestDefaultFirstUsedInASynctestBubble(t *testing.T) {
 		})
 	})
 }
+
+// TestContextsOfABubbleOnAPoolMadeOutside: a ScopeContext and a group
+// whose context the bubble made, on the default pool made outside it.
+// The pool's workers check the contexts at every task start; a channel
+// the bubble made may not be received from outside it (a fatal error that
+// ends the test binary), so there they ask the contexts' Err instead.
+func TestContextsOfABubbleOnAPoolMadeOutside(t *testing.T) {
+	pool.Default().Run(func() {}) // made outside any bubble
+	watchdog(t, func() {
+		for range 5 {
+			synctest.Test(t, func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				var ran atomic.Int64
+				err := pool.Default().ScopeContext(ctx, func(s *pool.Scope) {
+					s.SpawnMany(10000, func(*pool.Scope, int) { ran.Add(1) })
+				})
+				assert.NoError(t, err)
+				assert.Equal(t, int64(10000), ran.Load())
+
+				boom := errors.New("boom")
+				g, _ := pool.Default().NewGroup(ctx)
+				for i := range 1000 {
+					g.Go(func() error {
+						if i == 10 {
+							return boom // the tasks after it look at the parent too
+						}
+						return nil
+					})
+				}
+				assert.ErrorIs(t, g.Wait(), boom)
+
+				cancel()
+				assert.ErrorIs(t, pool.Default().ScopeContext(ctx, func(*pool.Scope) {}), context.Canceled)
+			})
+		}
+	})
+}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+
+	"github.com/spindle-go/spindle/runtime"
 )
 
 // Stopper is the shared state of a set of tasks under that rule: the first
@@ -21,8 +23,15 @@ import (
 // before the context is cancelled; it is read (Result, Cancel) only after
 // every task has finished.
 type Stopper struct {
-	done    <-chan struct{}         // the context's; nil: never skip
-	parent  <-chan struct{}         // the parent context's; nil: it never ends
+	done   <-chan struct{} // the context's; nil: never skip
+	parent <-chan struct{} // the parent context's; nil: it never ends
+	// In a testing/synctest bubble, tasks that run on the workers of a
+	// pool made outside it may not receive from a channel the bubble
+	// made, as a context's done channel is (the runtime's fatal error
+	// "receive on synctest channel from outside bubble"). There Skip asks
+	// the contexts themselves (Err, under their lock): bubbled holds
+	// them, and done and parent stay nil.
+	bubbled *[2]context.Context     // the tasks' context, the parent's
 	cancel  context.CancelCauseFunc // nil without a context
 	once    sync.Once
 	failed  atomic.Bool
@@ -50,7 +59,12 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 	if onWorker != nil {
 		onWorker(func() { ctx.Done() })
 	}
-	s.done, s.cancel, s.parent = ctx.Done(), cancel, parent.Done()
+	s.cancel = cancel
+	if runtime.InSynctestBubble() {
+		s.bubbled = &[2]context.Context{ctx, parent}
+		return ctx
+	}
+	s.done, s.parent = ctx.Done(), parent.Done()
 	return ctx
 }
 
@@ -59,6 +73,10 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 // context is derived, so there is nothing to cancel or release. Call it
 // before any task.
 func (s *Stopper) Watch(ctx context.Context) {
+	if runtime.InSynctestBubble() {
+		s.bubbled = &[2]context.Context{ctx, ctx}
+		return
+	}
 	s.done = ctx.Done()
 	s.parent = s.done
 }
@@ -70,16 +88,22 @@ func (s *Stopper) Watch(ctx context.Context) {
 // While nothing has happened it is one load of the context's done
 // channel, a line nobody writes.
 func (s *Stopper) Skip() bool {
-	select {
-	case <-s.done:
-	default:
-		return false
-	}
-	select {
-	case <-s.parent:
-	default:
-		if !s.failed.Load() {
+	if b := s.bubbled; b != nil {
+		if b[0].Err() == nil || b[1].Err() == nil && !s.failed.Load() {
 			return false
+		}
+	} else {
+		select {
+		case <-s.done:
+		default:
+			return false
+		}
+		select {
+		case <-s.parent:
+		default:
+			if !s.failed.Load() {
+				return false
+			}
 		}
 	}
 	if !s.skipped.Load() {
