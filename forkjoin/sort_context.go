@@ -7,23 +7,45 @@ import (
 	"sync/atomic"
 
 	"github.com/spindle-go/spindle/pool"
+	"github.com/spindle-go/spindle/runtime"
 )
 
-// sortCancel is the cancellation of one sort with a context: stop is set
-// once the context is done (context.AfterFunc), skipped once a piece of
-// the sort saw it and stopped short. A nil *sortCancel never stops: the
+// sortCancel is the cancellation of one sort with a context: the pieces
+// look at the context's done channel (done), or, in a testing/synctest
+// bubble, at stop, which context.AfterFunc sets; skipped is set once a
+// piece saw the end and stopped short. A nil *sortCancel never stops: the
 // sorts without a context carry nil, and pay one nil test per piece.
+//
+// The channel is the rule: a non-blocking receive is a load of a line
+// nobody writes while the context runs, and it sees the end at once. The
+// AfterFunc's function runs on a goroutine of its own, which waits for a
+// P while the workers hold every one: the sort ran on meanwhile (at
+// GOMAXPROCS 128 on 2 CPUs, past half its comparisons after the
+// cancellation). But a channel made in a bubble may not be received from
+// outside it, as the workers of a pool made outside would.
 type sortCancel struct {
+	done          <-chan struct{}
 	stop, skipped atomic.Bool
 }
 
 // stopped reports whether the sort must stop now, and records that it
 // stopped short if so.
 func (c *sortCancel) stopped() bool {
-	if c == nil || !c.stop.Load() {
+	if c == nil {
 		return false
 	}
-	c.skipped.Store(true)
+	if c.done != nil {
+		select {
+		case <-c.done:
+		default:
+			return false
+		}
+	} else if !c.stop.Load() {
+		return false
+	}
+	if !c.skipped.Load() { // stored once: the pieces that stop after only read it
+		c.skipped.Store(true)
+	}
 	return true
 }
 
@@ -51,10 +73,13 @@ func withSortCancel(ctx context.Context, call string, sort func(c *sortCancel)) 
 		return context.Cause(ctx)
 	}
 	c := new(sortCancel)
-	// The function only sets a flag: it may run on any goroutine, inside
-	// a synctest bubble or out of it.
-	stop := context.AfterFunc(ctx, func() { c.stop.Store(true) })
-	defer stop()
+	if runtime.InSynctestBubble() {
+		// The function only sets a flag: it may run on any goroutine,
+		// inside the bubble or out of it.
+		defer context.AfterFunc(ctx, func() { c.stop.Store(true) })()
+	} else {
+		c.done = ctx.Done()
+	}
 	sort(c)
 	if c.skipped.Load() {
 		return context.Cause(ctx)
