@@ -11,11 +11,12 @@
 //     with a typed argument, not a closure (pool.Spawn is detached).
 //   - Loops: For over an index range, Fold (an accumulator per run of
 //     pieces, merged in order), ForSeq over an iter.Seq, MapSeq (an ordered
-//     parallel map over an iter.Seq), and ForErr, which stops at the first
-//     error or when its context ends.
-//   - Slices: Map and MapErr; Reduce; Find, Any, All and Count; Filter;
-//     Scan (prefix sums); MinFunc and MaxFunc; Sort, SortFunc and
-//     SortStableFunc, whose results are those of package slices.
+//     parallel map over an iter.Seq), and ForErr and FoldErr, which stop
+//     at the first error or when their context ends.
+//   - Slices: Map and MapErr; Reduce and ReduceContext; Find, Any, All
+//     and Count; Filter; Scan (prefix sums); MinFunc and MaxFunc; Sort,
+//     SortFunc and SortStableFunc, whose results are those of package
+//     slices.
 //
 // To run on a pool of your own rather than pool.Default(), call from one
 // of its tasks, or make it the default (pool.SetDefault) first thing in

@@ -49,3 +49,57 @@ func ExampleMapErr() {
 	// true strconv.Atoi: parsing "fifteen": invalid syntax
 	// true
 }
+
+func ExampleFoldErr() {
+	// A histogram of a million readings, by tens. A negative reading
+	// stops the count: no piece starts after the one that found it, and
+	// there is no histogram, only the error.
+	readings := make([]int, 1_000_000)
+	for i := range readings {
+		readings[i] = i % 100
+	}
+	histogram := func() ([10]int, error) {
+		return forkjoin.FoldErr(context.Background(), 0, len(readings), 0,
+			func() [10]int { return [10]int{} },
+			func(_ context.Context, h [10]int, lo, hi int) ([10]int, error) {
+				for i := lo; i < hi; i++ {
+					if readings[i] < 0 {
+						return h, fmt.Errorf("reading %d: negative value %d", i, readings[i])
+					}
+					h[readings[i]/10]++
+				}
+				return h, nil
+			},
+			func(a, b [10]int) [10]int {
+				for i := range a {
+					a[i] += b[i]
+				}
+				return a
+			})
+	}
+	fmt.Println(histogram())
+
+	readings[654_321] = -7
+	fmt.Println(histogram())
+	// Output:
+	// [100000 100000 100000 100000 100000 100000 100000 100000 100000 100000] <nil>
+	// [0 0 0 0 0 0 0 0 0 0] reading 654321: negative value -7
+}
+
+func ExampleReduceContext() {
+	in := make([]int, 1_000_000)
+	for i := range in {
+		in[i] = i
+	}
+	sum := func(a, b int) int { return a + b }
+	fmt.Println(forkjoin.ReduceContext(context.Background(), in, 0, sum))
+
+	// The client of the request went away: no piece starts, and the
+	// cause comes back instead of a sum.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("client went away"))
+	fmt.Println(forkjoin.ReduceContext(ctx, in, 0, sum))
+	// Output:
+	// 499999500000 <nil>
+	// 0 client went away
+}

@@ -84,13 +84,18 @@ func (s *soak) checkPlan(f fam, pl *failPlan, err error, covered bool) {
 	}
 }
 
-// forErr runs forkjoin.ForErr over a random range and grain with a random
-// fail plan; every index must be run at most once, and exactly once when
-// it returns nil.
+// forErr runs forkjoin.ForErr, or in half the runs forkjoin.FoldErr
+// counting the indexes, over a random range and grain with a random fail
+// plan; every index must be run at most once, and exactly once when it
+// returns nil; FoldErr's count must be n with nil, 0 with an error.
 func (s *soak) forErr(r *rand.Rand, p *pool.Pool) {
 	lo := r.IntN(200) - 100
 	n := size(r, 20_000)
 	grain := []int{-1, 0, 1, 7, 100, 1000}[r.IntN(6)]
+	fold, call := r.IntN(2) == 0, "ForErr"
+	if fold {
+		call = "FoldErr"
+	}
 	pl, ctx := newFailPlan(r, lo, n)
 	defer pl.cancel(nil)
 	inj := s.newInjector(r, famForErr, min(n, 64))
@@ -102,13 +107,17 @@ func (s *soak) forErr(r *rand.Rand, p *pool.Pool) {
 		inj.maybe(uint64(l))
 		return pl.at(ctx, l, h)
 	}
+	var count int
 	var err error
-	v := onPoolOrNot(r, p, func() { err = s.callForErr(ctx, lo, lo+n, grain, body) })
+	v := onPoolOrNot(r, p, func() { count, err = s.callForErr(ctx, lo, lo+n, grain, fold, body) })
 	if i := ranOnce(seen, false); i >= 0 {
-		s.violate(famForErr, "[%d, %d) grain %d: index %d run %d times", lo, lo+n, grain, lo+i, seen[i].Load())
+		s.violate(famForErr, "%s [%d, %d) grain %d: index %d run %d times", call, lo, lo+n, grain, lo+i, seen[i].Load())
 	}
 	if s.outcome(famForErr, inj, v) {
 		s.checkPlan(famForErr, pl, err, ranOnce(seen, true) < 0)
+		if fold && (err == nil && count != n || err != nil && count != 0) {
+			s.violate(famForErr, "FoldErr [%d, %d) grain %d: counted %d indexes with error %v (want %d with nil, 0 with an error)", lo, lo+n, grain, count, err, n)
+		}
 	}
 }
 

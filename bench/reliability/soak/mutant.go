@@ -125,15 +125,23 @@ func (t *tracked) wrap(s *soak, f func() error) func() error {
 // Wait is Group.Wait.
 func (t *tracked) Wait(s *soak) error { return s.second(&t.log, t.g.Wait()) }
 
-// callForErr is forkjoin.ForErr.
-func (s *soak) callForErr(ctx context.Context, lo, hi, grain int, body func(ctx context.Context, lo, hi int) error) error {
+// callForErr is forkjoin.ForErr, or with fold forkjoin.FoldErr folding
+// the count of the indexes its bodies ran, which it returns (ForErr: -1).
+func (s *soak) callForErr(ctx context.Context, lo, hi, grain int, fold bool, body func(ctx context.Context, lo, hi int) error) (int, error) {
 	var log errLog
-	err := forkjoin.ForErr(ctx, lo, hi, grain, func(ctx context.Context, lo, hi int) error {
+	logged := func(ctx context.Context, lo, hi int) error {
 		err := body(ctx, lo, hi)
 		log.add(err)
 		return err
-	})
-	return s.second(&log, err)
+	}
+	if !fold {
+		return -1, s.second(&log, forkjoin.ForErr(ctx, lo, hi, grain, logged))
+	}
+	count, err := forkjoin.FoldErr(ctx, lo, hi, grain,
+		func() int { return 0 },
+		func(ctx context.Context, acc, lo, hi int) (int, error) { return acc + hi - lo, logged(ctx, lo, hi) },
+		func(a, b int) int { return a + b })
+	return count, s.second(&log, err)
 }
 
 // callMapErr is forkjoin.MapErr over in[i] == i, the input of the maperr
