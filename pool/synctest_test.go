@@ -281,6 +281,20 @@ func TestContextsOfABubbleOnAPoolMadeOutside(t *testing.T) {
 
 				cancel()
 				assert.ErrorIs(t, pool.Default().ScopeContext(ctx, func(*pool.Scope) {}), context.Canceled)
+
+				// A context whose channel the bubble made, ended by the
+				// body while the workers start the tasks: they may not
+				// read its Err either (Err receives from that channel
+				// once the context has ended).
+				ends, end := context.WithCancel(context.Background())
+				_ = ends.Done()
+				err = pool.Default().ScopeContext(ends, func(s *pool.Scope) {
+					s.SpawnMany(100000, func(*pool.Scope, int) {})
+					end()
+				})
+				if err != nil { // nil: every task had started by then
+					assert.ErrorIs(t, err, context.Canceled)
+				}
 			})
 		}
 	})

@@ -27,11 +27,11 @@ type Stopper struct {
 	parent <-chan struct{} // the parent context's; nil: it never ends
 	// In a testing/synctest bubble, tasks that run on the workers of a
 	// pool made outside it may not receive from a channel the bubble
-	// made, as a context's done channel is (the runtime's fatal error
-	// "receive on synctest channel from outside bubble"). There Skip asks
-	// the contexts themselves (Err, under their lock): bubbled holds
-	// them, and done and parent stay nil.
-	bubbled *[2]context.Context     // the tasks' context, the parent's
+	// made, as the parent context's done channel is (the runtime's fatal
+	// error "receive on synctest channel from outside bubble"), nor call
+	// its Err once it has ended (Err receives from that channel). There
+	// Skip reads bubbled instead, and done and parent stay nil.
+	bubbled *bubbleEnd
 	cancel  context.CancelCauseFunc // nil without a context
 	once    sync.Once
 	failed  atomic.Bool
@@ -61,7 +61,7 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 	}
 	s.cancel = cancel
 	if runtime.InSynctestBubble() {
-		s.bubbled = &[2]context.Context{ctx, parent}
+		s.bubbled = watchInBubble(parent)
 		return ctx
 	}
 	s.done, s.parent = ctx.Done(), parent.Done()
@@ -74,7 +74,7 @@ func (s *Stopper) Start(parent context.Context, onWorker func(func())) context.C
 // before any task.
 func (s *Stopper) Watch(ctx context.Context) {
 	if runtime.InSynctestBubble() {
-		s.bubbled = &[2]context.Context{ctx, ctx}
+		s.bubbled = watchInBubble(ctx)
 		return
 	}
 	s.done = ctx.Done()
@@ -89,7 +89,7 @@ func (s *Stopper) Watch(ctx context.Context) {
 // channel, a line nobody writes.
 func (s *Stopper) Skip() bool {
 	if b := s.bubbled; b != nil {
-		if b[0].Err() == nil || b[1].Err() == nil && !s.failed.Load() {
+		if !s.failed.Load() && !b.parentEnded.Load() {
 			return false
 		}
 	} else {
@@ -112,6 +112,35 @@ func (s *Stopper) Skip() bool {
 		s.skipped.Store(true)
 	}
 	return true
+}
+
+// bubbleEnd is how a Stopper in a testing/synctest bubble learns that the
+// parent context ended: context.AfterFunc's function, run on a goroutine
+// of the bubble, sets parentEnded. A task may start between the end and
+// that goroutine's turn; a failure is seen at once (failed). Skip's rule
+// is the same: a task is skipped once a task failed or the parent ended
+// (the tasks' context ends only so, or by Cancel, which skips nothing).
+type bubbleEnd struct {
+	parentEnded atomic.Bool
+	stop        func() bool // withdraws the registration
+}
+
+// watchInBubble registers a bubbleEnd with parent; the caller, in the
+// bubble, reads whether parent has ended already, so that a call with a
+// context done before it starts skips from its first task on.
+func watchInBubble(parent context.Context) *bubbleEnd {
+	b := new(bubbleEnd)
+	b.parentEnded.Store(parent.Err() != nil)
+	b.stop = context.AfterFunc(parent, func() { b.parentEnded.Store(true) })
+	return b
+}
+
+// release withdraws a bubble's registration (bubbleEnd), once the tasks
+// have finished.
+func (s *Stopper) release() {
+	if b := s.bubbled; b != nil {
+		b.stop()
+	}
 }
 
 // Fail records err as the first failure if it is the first, and then
@@ -141,6 +170,7 @@ func (s *Stopper) Fail(err error) {
 // if tasks were skipped because parent ended, context.Cause(parent); else
 // nil.
 func (s *Stopper) Result(parent context.Context) error {
+	s.release()
 	if s.failed.Load() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -158,6 +188,7 @@ func (s *Stopper) Result(parent context.Context) error {
 // Cancel ends the context (with the first failure as its cause, if there
 // was one), releasing it. Call it once every task has finished.
 func (s *Stopper) Cancel() {
+	s.release()
 	if s.cancel != nil {
 		s.cancel(s.err)
 	}
