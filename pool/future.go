@@ -2,11 +2,13 @@ package pool
 
 import "github.com/spindle-go/spindle/runtime"
 
-// Future is the result of a task started with Submit: Wait for it, select
-// on Done, or poll with TryGet. Any number of goroutines and workers may
-// wait on one future, at the same time or later; each gets the same
-// result. Futures come from Submit only; the zero value is not usable,
-// and a method called on a nil *Future panics naming the call.
+// Future is the result of a task started with Submit or SubmitContext:
+// Wait for it, select on Done, or poll with TryGet; Err tells a task
+// cancelled before it started (SubmitContext) from one that ran. Any
+// number of goroutines and workers may wait on one future, at the same
+// time or later; each gets the same result. Futures come from Submit and
+// SubmitContext only; the zero value is not usable, and a method called
+// on a nil *Future panics naming the call.
 type Future[T any] struct{ t futureTask[T] }
 
 // futureTask is Future's content: the runtime's untyped record (job,
@@ -41,10 +43,9 @@ func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
 // pool's panic handler.
 //
 // It costs one allocation besides f's closure: the Future, which holds
-// the runtime's record, f and the result (64 bytes for an int64). On a
-// closed pool Submit panics with an error wrapping ErrClosed, unless it is
-// called from one of p's own tasks while Close waits for them (as with
-// Spawn); a nil f panics.
+// the runtime's record, f and the result. On a closed pool Submit panics
+// with an error wrapping ErrClosed, unless it is called from one of p's
+// own tasks while Close waits for them (as with Spawn); a nil f panics.
 func Submit[T any](p *Pool, f func() T) *Future[T] {
 	p.mustBeMade("pool.Submit")
 	if f == nil {
@@ -57,7 +58,12 @@ func Submit[T any](p *Pool, f func() T) *Future[T] {
 }
 
 // Wait returns the task's result once it has finished, or re-panics with
-// its *PanicError if it panicked (on every call).
+// its *PanicError if it panicked (on every call). For a task that
+// SubmitContext cancelled before it started, Wait returns the zero value
+// at once and does not panic: a cancellation is an outcome the caller
+// asked for, not a failure of the task, so it is reported as an error,
+// by Err, as errgroup and the Context calls of this package report it. A
+// caller that cancels checks Err.
 //
 // Called from a worker (of this pool or any other), Wait does not block
 // the thread, like Join: it runs the worker's own jobs first, newest
@@ -82,10 +88,11 @@ func (f *Future[T]) Wait() T {
 }
 
 // Done returns a channel that is closed when the task has finished
-// (returned or panicked), for select. The first call on an unfinished
-// future allocates the channel. Blocking on it inside a task blocks the
-// worker's thread: inside tasks, prefer Wait, or select inside Block,
-// which keeps the worker running other tasks meanwhile.
+// (returned or panicked), or was cancelled (SubmitContext), for select.
+// The first call on an unfinished future allocates the channel. Blocking
+// on it inside a task blocks the worker's thread: inside tasks, prefer
+// Wait, or select inside Block, which keeps the worker running other
+// tasks meanwhile.
 func (f *Future[T]) Done() <-chan struct{} {
 	if f == nil {
 		nilPointer("pool.Future.Done", "*pool.Future")
@@ -95,7 +102,9 @@ func (f *Future[T]) Done() <-chan struct{} {
 
 // TryGet returns the result and true if the task has finished, or the
 // zero value and false without waiting if it has not. If the task
-// panicked, TryGet re-panics with its *PanicError, as Wait would.
+// panicked, TryGet re-panics with its *PanicError, as Wait would; if it
+// was cancelled before it started (SubmitContext), TryGet returns the
+// zero value and true, as Wait would.
 func (f *Future[T]) TryGet() (T, bool) {
 	if f == nil {
 		nilPointer("pool.Future.TryGet", "*pool.Future")
@@ -105,4 +114,20 @@ func (f *Future[T]) TryGet() (T, bool) {
 		return zero, false
 	}
 	return f.Wait(), true
+}
+
+// Err waits for the future as Wait does, inside tasks as outside, and
+// returns context.Cause(ctx) if SubmitContext cancelled the task before it
+// started (its function never ran), or nil if the task ran, returned or
+// panicked: a panic is Wait's to re-raise, not Err's. A future from Submit
+// always ran, so its Err is nil.
+func (f *Future[T]) Err() error {
+	if f == nil {
+		nilPointer("pool.Future.Err", "*pool.Future")
+	}
+	f.t.rec.Await()
+	if c, ok := f.t.rec.Runner().(*ctxFuture[T]); ok {
+		return c.cause
+	}
+	return nil
 }

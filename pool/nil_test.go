@@ -36,6 +36,7 @@ func TestCallsOnNilPointersNameTheCallAndTheType(t *testing.T) {
 		{"pool.Pool.Stats: nil *pool.Pool", func() { p.Stats() }},
 		{"pool.Pool.NewGroup: nil *pool.Pool", func() { p.NewGroup(context.Background()) }},
 		{"pool.Submit: nil *pool.Pool", func() { pool.Submit(p, func() int { return 0 }) }},
+		{"pool.SubmitContext: nil *pool.Pool", func() { pool.SubmitContext(context.Background(), p, func() int { return 0 }) }},
 		{"pool.Group.Go: nil *pool.Group", func() { g.Go(func() error { return nil }) }},
 		{"pool.Group.TryGo: nil *pool.Group", func() { g.TryGo(func() error { return nil }) }},
 		{"pool.Group.SetLimit: nil *pool.Group", func() { g.SetLimit(1) }},
@@ -48,6 +49,7 @@ func TestCallsOnNilPointersNameTheCallAndTheType(t *testing.T) {
 		{"pool.Future.Wait: nil *pool.Future", func() { f.Wait() }},
 		{"pool.Future.Done: nil *pool.Future", func() { f.Done() }},
 		{"pool.Future.TryGet: nil *pool.Future", func() { f.TryGet() }},
+		{"pool.Future.Err: nil *pool.Future", func() { _ = f.Err() }},
 	}
 	for _, c := range cases {
 		t.Run(c.want, func(t *testing.T) {
@@ -78,6 +80,7 @@ func TestCallsOnAZeroPoolSayToUseNew(t *testing.T) {
 		{"pool.Pool.Stats", func() { p.Stats() }},
 		{"pool.Pool.NewGroup", func() { p.NewGroup(context.Background()) }},
 		{"pool.Submit", func() { pool.Submit(&p, func() int { return 0 }) }},
+		{"pool.SubmitContext", func() { pool.SubmitContext(context.Background(), &p, func() int { return 0 }) }},
 		{"pool.NewPerWorker", func() { pool.NewPerWorker[int](&p) }},
 		{"pool.SetDefault", func() { pool.SetDefault(&p) }},
 	} {

@@ -19,7 +19,8 @@
 //     ScopeContext and RunContext take a context, whose end stops what
 //     has not started (Scope.Context hands it to the tasks).
 //   - Detached (nobody waits but Close): Spawn, Pool.Spawn; Submit returns
-//     a Future to wait on.
+//     a Future to wait on, and SubmitContext one whose task a context
+//     cancels if it has not started.
 //   - Errors and cancellation: Group, golang.org/x/sync/errgroup's Group
 //     on the pool (Go, TryGo, SetLimit, Wait, NewGroup with a context).
 //   - Tasks that block: spare workers take a blocked worker's place
@@ -358,14 +359,15 @@ func (p *Pool) Spawn(f func()) {
 }
 
 // Close stops accepting calls from outside the pool, waits for the calls in
-// progress, for detached tasks (Spawn), futures (Submit) and every queued
-// or running task of every Group on the pool, then stops the workers and
-// ends their threads (unlocked workers' threads go back to the Go
-// scheduler; see WithLockedThreads). Nothing handed to the pool before
-// Close is dropped: tasks that those calls and tasks queue while Close
-// waits run too. After Close, calls from outside (Run, Join, Scope,
-// Spawn, Submit, Group.Go and TryGo) panic with an error wrapping
-// ErrClosed. Close is idempotent. Called from one of p's workers it
+// progress, for detached tasks (Spawn), futures (Submit, SubmitContext)
+// and every queued or running task of every Group on the pool, then stops
+// the workers and ends their threads (unlocked workers' threads go back
+// to the Go scheduler; see WithLockedThreads). Nothing handed to the pool
+// before Close is dropped: tasks that those calls and tasks queue while
+// Close waits run too, but for those of SubmitContext cancelled before
+// they started, whose futures are done. After Close, calls from outside
+// (Run, Join, Scope, Spawn, Submit, SubmitContext, Group.Go and TryGo)
+// panic with an error wrapping ErrClosed. Close is idempotent. Called from one of p's workers it
 // returns ErrCloseFromWorker, and on the pool that is Default() (the
 // built-in one or one given to SetDefault) ErrCloseDefault, and does
 // nothing. docs/guide.md, "Blocking, limits and closing", has the whole

@@ -6,8 +6,7 @@ import "sync/atomic"
 // the task's job, its completion state, its panic and whoever waits for
 // it. package pool's Future[T] embeds one beside the function and the
 // typed result, and is the job's Runner, so a submission allocates one
-// record (64 bytes with an int64 result). The zero value is ready for
-// Submit; a Future is submitted once.
+// record. The zero value is ready for Submit; a Future is submitted once.
 //
 // # Completion and waiters
 //
@@ -17,7 +16,8 @@ import "sync/atomic"
 // CAS that fails if the word became futureDoneMark, and the completing
 // worker swaps futureDoneMark in and wakes every waiter of the list it got
 // back: each waiter is either in that list or saw the mark, never neither.
-// Completion with nobody waiting costs that one swap.
+// Completion with nobody waiting costs that one swap. Cancel makes the same
+// swap, from any goroutine, for a task that will not run.
 //
 //   - A worker (of this registry or another) pushes a futureWaiter with a
 //     Latch it owns, and runs other work in waitUntil until the
@@ -62,13 +62,15 @@ var closedChan = func() chan struct{} {
 
 // Submit runs task on r, its completion to be recorded in f: task is the
 // record that embeds f, and its Run must do the work, catching any panic,
-// and end with f.Complete. The task is detached like Spawn's (Close waits
-// for it), but its panic belongs to f, not to the panic handler. From a
-// worker of r it is published on that worker's deque (always on the
-// public end, see pushPublic: the submitter may block on f's channel);
-// from anywhere else it goes to the injector, and a closed registry panics
-// with ErrClosed (call names the public function). Like Spawn, r's own
-// tasks may submit while Close drains.
+// and end with f.Complete (or, for a task that Cancel completed before it
+// started, do no work and release Close's count as Cancel says). The
+// task is detached like Spawn's (Close waits for it), but its panic
+// belongs to f, not to the panic handler. From a worker of r it is
+// published on that worker's deque (always on the public end, see
+// pushPublic: the submitter may block on f's channel); from anywhere else
+// it goes to the injector, and a closed registry panics with ErrClosed
+// (call names the public function). Like Spawn, r's own tasks may submit
+// while Close drains.
 func (r *Registry) Submit(call string, f *Future, task Runner) {
 	r, w := r.admitTask(call)
 	f.reg = r
@@ -94,13 +96,35 @@ func (f *Future) Complete(pe *PanicError) {
 	w.reg.leave()
 }
 
-// complete marks f done and wakes its waiters; w runs it.
+// Cancel marks f done, as Complete does, for a task that will not run
+// (package pool's SubmitContext, whose context ended first): its waiters
+// wake, and Wait has no panic to raise. Any goroutine may call it, once,
+// instead of the task's Complete, before or after Submit; the caller
+// decides, on a state of its own, that the task is not to start. It does
+// not release Close's count: the task's job is still queued, and when a
+// worker reaches it its Run must not touch the task, only see that it was
+// cancelled; Drop then releases the count, called by whichever of that
+// Run and the canceller comes second, so that Close returns only after
+// Cancel has.
+func (f *Future) Cancel() { f.complete(nil) }
+
+// Drop releases the task's place in Close's count for a future that
+// Cancel completed (see there): once, after Submit, instead of the leave
+// that Complete does.
+func (f *Future) Drop() { f.reg.leave() }
+
+// Runner returns the task given to Submit, the record that embeds f.
+func (f *Future) Runner() Runner { return f.job.runner }
+
+// complete marks f done and wakes its waiters; w, nil for Cancel, runs it.
 func (f *Future) complete(w *Worker) {
 	for n := f.waiters.Swap(futureDoneMark); n != nil; n = n.next {
 		if n.ch != nil {
 			// A goroutine blocked on ch (or relay) is readied on this
 			// worker's P; see Worker.handOffP.
-			w.readiedCaller = true
+			if w != nil {
+				w.readiedCaller = true
+			}
 			if n.relay != nil {
 				n.relay.signal()
 			} else {
@@ -127,7 +151,8 @@ func (f *Future) push(n *futureWaiter) bool {
 	}
 }
 
-// Ready reports whether the task has finished (returned or panicked).
+// Ready reports whether the task has finished (returned or panicked), or
+// was cancelled.
 func (f *Future) Ready() bool { return f.waiters.Load() == futureDoneMark }
 
 // Chan returns a channel that is closed when the task has finished. The
@@ -191,15 +216,21 @@ func (n *futureWaiter) drop(f *Future) {
 // (waitUntil), until the task is done. Any other goroutine blocks on the
 // future's channel.
 func (f *Future) Wait() {
+	f.Await()
+	if pe := f.panic; pe != nil {
+		f.reg.Raise(pe)
+	}
+}
+
+// Await is Wait without the panic: it returns when the task has finished
+// (returned, panicked or been cancelled), waiting as Wait does.
+func (f *Future) Await() {
 	if !f.Ready() {
 		if w := CurrentWorker(); w != nil {
 			w.waitFuture(f)
 		} else {
 			<-f.Chan()
 		}
-	}
-	if pe := f.panic; pe != nil {
-		f.reg.Raise(pe)
 	}
 }
 

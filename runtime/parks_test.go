@@ -28,7 +28,7 @@ var waitsOutsideWorkers = map[string]string{
 	"Registry.Close":        "the closing goroutine waits for the pool to drain",
 	"Registry.stopSpares":   "the closing goroutine waits for the monitor to end",
 	"handoff.wait":          "a goroutine that is no worker waits for a worker",
-	"Future.Wait":           "a goroutine that is no worker waits (a worker calls waitFuture)",
+	"Future.Await":          "a goroutine that is no worker waits (a worker calls waitFuture)",
 	"Worker.waitActivation": "a dormant spare: the monitor watches active spares only",
 	"findStatusOffset":      "the first registry's maker, once, before any worker starts",
 }
