@@ -128,7 +128,8 @@ func runnersAfter(others int) int64 {
 // Once a body has returned an error, no body starts but those another
 // runner had let through already (at most one per runner, none on one
 // worker), no merge runs, FoldErr returns exactly that error and the zero
-// result, and only a part of the bodies ran. A body that starts after the failure
+// result, and (on a pool of one or two workers) only a part of the
+// bodies ran. A body that starts after the failure
 // waits for the context it was given to be cancelled, so that a runner
 // preempted between the failure and its cancellation cannot let the
 // others run body after body meanwhile (and the cancellation must come).
@@ -170,7 +171,12 @@ func TestFoldErrStopsAtTheFirstError(t *testing.T) {
 				if pl.workers == 1 && at.index == 0 {
 					assert.Equal(t, int64(1), started.Load(), "one worker runs nothing after the first body fails")
 				}
-				assert.Less(t, started.Load(), int64(n/(16<<10)), "bodies run in all")
+				if pl.workers > 0 {
+					// On the default pool at many Ps, Fold's pieces (8 per
+					// worker) are each a body, and all may have started
+					// before the failing one (GOMAXPROCS=64: 257).
+					assert.Less(t, started.Load(), int64(n/(16<<10)), "bodies run in all")
+				}
 			})
 		}
 	}
