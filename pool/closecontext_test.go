@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/spindle-go/spindle/internal/testutil"
 	"github.com/spindle-go/spindle/pool"
 )
 
@@ -17,6 +18,11 @@ import (
 // refuses calls but still runs the task it was given, and a later Close
 // waits for that and closes it.
 func TestCloseContextReturnsAtTheDeadlineAndThePoolGoesOnClosing(t *testing.T) {
+	// The raise to 2 Ps comes before the snapshot, and the default pool,
+	// if a test before this one made it at 1 P, grows to follow it now:
+	// its new worker is no goroutine of this test.
+	testutil.NeedProcs(t, 2)
+	pool.ReadGOMAXPROCS(pool.Default())
 	before := goleak.IgnoreCurrent()
 	p := newClosablePool(t, pool.WithWorkers(2), pool.WithSpares(0))
 	release := make(chan struct{})
