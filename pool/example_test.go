@@ -360,6 +360,37 @@ func ExamplePool_CloseContext() {
 	// <nil>
 }
 
+func ExamplePool_CloseNow() {
+	p, err := pool.New(pool.WithWorkers(1), pool.WithSpares(0))
+	if err != nil {
+		log.Fatal(err)
+	}
+	started, release := make(chan struct{}), make(chan struct{})
+	p.Spawn(func() { close(started); <-release; fmt.Println("the task under way finished") })
+	<-started
+	queued := pool.Submit(p, func() int { return 1 }) // behind it: never starts
+	go func() {
+		for !exClosing(p) {
+			time.Sleep(time.Millisecond)
+		}
+		close(release)
+	}()
+	fmt.Println(p.CloseNow())
+	fmt.Println(queued.Wait(), errors.Is(queued.Err(), pool.ErrClosed))
+	// Output:
+	// the task under way finished
+	// <nil>
+	// 0 true
+}
+
+// exClosing reports whether p has begun closing: it refuses calls from
+// outside.
+func exClosing(p *pool.Pool) (closing bool) {
+	defer func() { closing = recover() != nil }()
+	p.Spawn(func() {})
+	return
+}
+
 func ExamplePool_Stats() {
 	p := exPool(2)
 	defer p.Close()

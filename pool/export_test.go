@@ -98,3 +98,6 @@ func WithoutDefault(f func()) {
 	defer current.Store(saved)
 	f()
 }
+
+// Dropping reports whether CloseNow has begun on p.
+func Dropping(p *Pool) bool { return p.reg.Dropping() }

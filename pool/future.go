@@ -4,7 +4,7 @@ import "github.com/spindle-go/spindle/runtime"
 
 // Future is the result of a task started with Submit or SubmitContext:
 // Wait for it, select on Done, or poll with TryGet; Err tells a task
-// cancelled before it started (SubmitContext) from one that ran. Any
+// cancelled before it started (SubmitContext, CloseNow) from one that ran. Any
 // number of goroutines and workers may wait on one future, at the same
 // time or later; each gets the same result. Futures come from Submit and
 // SubmitContext only; the zero value is not usable, and a method called
@@ -19,9 +19,23 @@ type futureTask[T any] struct {
 	rec runtime.Future
 	fn  func() T // nil once run
 	val T
+	// cause is why the task never started (Err): the context's cause
+	// (SubmitContext) or errDropped (CloseNow), written before the future
+	// completes as cancelled, read after it is done.
+	cause error
 }
 
-func (t *futureTask[T]) Run(*runtime.Worker) { t.rec.Complete(t.compute()) }
+// Run runs the task, or drops it if CloseNow was called first: the future
+// completes as cancelled and Close's count is released.
+func (t *futureTask[T]) Run(w *runtime.Worker) {
+	if w.Registry().Dropping() {
+		t.fn, t.cause = nil, errDropped
+		t.rec.Cancel()
+		t.rec.Drop()
+		return
+	}
+	t.rec.Complete(t.compute())
+}
 
 // compute runs fn and stores its result, or returns its panic.
 func (t *futureTask[T]) compute() (pe *runtime.PanicError) {
@@ -117,17 +131,15 @@ func (f *Future[T]) TryGet() (T, bool) {
 }
 
 // Err waits for the future as Wait does, inside tasks as outside, and
-// returns context.Cause(ctx) if SubmitContext cancelled the task before it
-// started (its function never ran), or nil if the task ran, returned or
-// panicked: a panic is Wait's to re-raise, not Err's. A future from Submit
-// always ran, so its Err is nil.
+// returns why the task never started, if it did not (its function never
+// ran): context.Cause(ctx) if SubmitContext's context ended first, an
+// error wrapping ErrClosed if CloseNow dropped it. It returns nil if the
+// task ran, returned or panicked: a panic is Wait's to re-raise, not
+// Err's. A future from Submit runs unless CloseNow drops it.
 func (f *Future[T]) Err() error {
 	if f == nil {
 		nilPointer("pool.Future.Err", "*pool.Future")
 	}
 	f.t.rec.Await()
-	if c, ok := f.t.rec.Runner().(*ctxFuture[T]); ok {
-		return c.cause
-	}
-	return nil
+	return f.t.cause
 }

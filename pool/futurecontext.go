@@ -85,9 +85,6 @@ type ctxFuture[T any] struct {
 	// task starts, or if Submit refused it; nil when ctx was done already
 	// or cannot end.
 	stop func() bool
-	// cause is context.Cause(ctx), written by the canceller before it
-	// completes the future, read after it is done.
-	cause error
 }
 
 const (
@@ -101,8 +98,10 @@ const (
 // Run starts f, unless the context ended first. The context is read here
 // too: context.AfterFunc's callback runs on a goroutine of its own, which
 // may not have run yet, and a task whose context is done does not start.
-func (c *ctxFuture[T]) Run(*runtime.Worker) {
-	if c.ctxDone() {
+func (c *ctxFuture[T]) Run(w *runtime.Worker) {
+	if w.Registry().Dropping() { // CloseNow
+		c.cancelWith(errDropped)
+	} else if c.ctxDone() {
 		c.cancel()
 	}
 	if c.state.CompareAndSwap(ctxPending, ctxStarted) {
@@ -134,11 +133,18 @@ func (c *ctxFuture[T]) ctxDone() bool {
 // cancel completes the future as cancelled if the task has not started:
 // the context.AfterFunc callback, and Run or SubmitContext when they find
 // the context done.
-func (c *ctxFuture[T]) cancel() {
+func (c *ctxFuture[T]) cancel() { c.cancelWith(nil) }
+
+// cancelWith is cancel with the cause Err reports: cause, or
+// context.Cause(ctx) if cause is nil.
+func (c *ctxFuture[T]) cancelWith(cause error) {
 	if !c.state.CompareAndSwap(ctxPending, ctxCancelling) {
 		return // started, or cancelled already
 	}
-	c.cause = context.Cause(c.ctx)
+	if cause == nil {
+		cause = context.Cause(c.ctx)
+	}
+	c.t.cause = cause
 	c.t.fn = nil // f never runs: let its closure go
 	c.t.rec.Cancel()
 	if !c.state.CompareAndSwap(ctxCancelling, ctxCancelled) {

@@ -7,8 +7,8 @@
 //   - Pools: New with options (WithWorkers, WithLockedThreads, WithPinning,
 //     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
 //     WithSpares, WithWorkerHooks), Default and SetDefault (the pool of
-//     calls made outside any pool), Current, Close and CloseContext (with
-//     a deadline), Stats, WorkerIndex, PerWorker (a value per worker, for
+//     calls made outside any pool), Current, Close, CloseContext (with
+//     a deadline) and CloseNow (dropping what has not started), Stats, WorkerIndex, PerWorker (a value per worker, for
 //     tasks that return nothing).
 //   - Joined (the caller waits for both): Join, on the caller's pool
 //     (Default() outside one; the first function stays on the caller's
@@ -374,10 +374,36 @@ func (p *Pool) Spawn(f func()) {
 // picture.
 func (p *Pool) Close() error {
 	p.mustBeMade("pool.Pool.Close")
+	return p.close(p.reg.Close)
+}
+
+// CloseNow is Close that drops the detached work nobody has started: from
+// the call on, a task of Spawn that a worker reaches is dropped without
+// running, and a future of Submit or SubmitContext whose task has not
+// started completes as cancelled (Done is closed, Wait and TryGet return
+// the zero value, and Err returns an error wrapping ErrClosed), as a
+// cancelled SubmitContext does. That includes what tasks still running
+// queue meanwhile. What has started runs to the end, since Go cannot stop
+// a function from outside, and calls in progress (Run, Join, Scope, a
+// Group's Wait and the like) finish with all their tasks, since their
+// callers wait for them: stop those through their contexts (ScopeContext,
+// RunContext, NewGroup). CloseNow then returns as Close does, with Close's
+// results: ErrCloseFromWorker from p's own workers and ErrCloseDefault on
+// the default pool, dropping nothing.
+func (p *Pool) CloseNow() error {
+	p.mustBeMade("pool.Pool.CloseNow")
+	return p.close(p.reg.CloseNow)
+}
+
+// errDropped is the Err of a future whose task CloseNow dropped.
+var errDropped = fmt.Errorf("spindle: task dropped unstarted by pool.Pool.CloseNow: %w", ErrClosed)
+
+// close is Close and CloseNow, closing p's registry with closeReg.
+func (p *Pool) close(closeReg func() error) error {
 	if !closingUnlessDefault(p) {
 		return ErrCloseDefault
 	}
-	err := p.reg.Close()
+	err := closeReg()
 	if errors.Is(err, runtime.ErrCloseFromWorker) {
 		notClosing(p) // it did not start: p may still be made the default
 		return ErrCloseFromWorker

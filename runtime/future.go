@@ -97,7 +97,8 @@ func (f *Future) Complete(pe *PanicError) {
 }
 
 // Cancel marks f done, as Complete does, for a task that will not run
-// (package pool's SubmitContext, whose context ended first): its waiters
+// (package pool's SubmitContext, whose context ended first, and a task
+// that CloseNow drops): its waiters
 // wake, and Wait has no panic to raise. Any goroutine may call it, once,
 // instead of the task's Complete, before or after Submit; the caller
 // decides, on a state of its own, that the task is not to start. It does
@@ -112,9 +113,6 @@ func (f *Future) Cancel() { f.complete(nil) }
 // Cancel completed (see there): once, after Submit, instead of the leave
 // that Complete does.
 func (f *Future) Drop() { f.reg.leave() }
-
-// Runner returns the task given to Submit, the record that embeds f.
-func (f *Future) Runner() Runner { return f.job.runner }
 
 // complete marks f done and wakes its waiters; w, nil for Cancel, runs it.
 func (f *Future) complete(w *Worker) {

@@ -149,8 +149,12 @@ type Registry struct {
 	// after that. Work queued from a worker of the pool is counted without
 	// the closed check: it runs inside something counted, which Close is
 	// waiting for, so active cannot be zero at that moment.
-	closed    atomic.Bool
-	active    atomic.Int64
+	closed atomic.Bool
+	active atomic.Int64
+	// dropping is set by CloseNow, before it closes: from then on a
+	// detached task or future that a worker reaches is dropped unstarted
+	// (Dropping), which still releases its count in active.
+	dropping  atomic.Bool
 	mu        sync.Mutex
 	drained   *sync.Cond // signalled when active reaches zero after closed
 	closeOnce sync.Once
@@ -548,6 +552,22 @@ func (r *Registry) Close() error {
 	})
 	return nil
 }
+
+// CloseNow is Close that drops the detached tasks and futures not started
+// yet: it marks r as dropping (see Dropping) and closes it. Called from a
+// worker of r it returns ErrCloseFromWorker and marks nothing.
+func (r *Registry) CloseNow() error {
+	if w := CurrentWorker(); w != nil && w.reg == r {
+		return ErrCloseFromWorker
+	}
+	r.dropping.Store(true)
+	return r.Close()
+}
+
+// Dropping reports whether CloseNow has been called: a detached task or a
+// future that starts now must be dropped instead (spawnJob.Run; package
+// pool's futures, which complete as cancelled).
+func (r *Registry) Dropping() bool { return r.dropping.Load() }
 
 // Counts is a snapshot of a registry's counters, cumulative since it
 // started: each worker's, and their sums. pool.Stats is made from it.

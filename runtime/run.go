@@ -126,6 +126,9 @@ func (j *spawnJob) Run(w *Worker) {
 	j.fn, j.reg = nil, nil
 	freeRecord(&w.spawnJobs, j, j.outside, &outsideSpawnJobs)
 	defer r.leave()
+	if r.Dropping() { // CloseNow
+		return
+	}
 	if pe := r.Catch(f); pe != nil {
 		if hp := r.Catch(func() { r.handlePanic(pe) }); hp != nil {
 			go panic(hp)

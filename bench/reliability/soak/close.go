@@ -27,6 +27,7 @@ type closeRun struct {
 	zero    bool // t's group is a zero value (it never skips a task)
 	inj     *injector
 	closing atomic.Bool // Close has been called
+	now     bool        // it is CloseNow: detached work not started is dropped
 
 	handed, ran       atomic.Int64 // group tasks
 	spawned, spawnRan atomic.Int64 // detached tasks
@@ -38,12 +39,14 @@ type closeRun struct {
 // closeRace creates a pool, keeps calling it from outside (group Go and
 // TryGo, whose tasks queue more tasks from inside, Spawn, Submit, Run
 // with joins, Scope, Block in a task) while another goroutine closes it at
-// a random moment (with Close, or CloseContext and a short deadline and
-// then Close), sometimes with a Wait for the group racing too. Each
-// call must either be accepted or panic with an error wrapping
+// a random moment (with Close, CloseNow, or CloseContext and a short
+// deadline and then Close), sometimes with a Wait for the group racing
+// too. Each call must either be accepted or panic with an error wrapping
 // pool.ErrClosed, and none accepted once one was refused. When Close
 // returns, every group task, detached task and future handed over must
-// have run (the drop mutant breaks this); then every call from outside
+// have run (the drop mutant breaks this), but for CloseNow's detached
+// tasks and futures, which may have been dropped (a dropped future is done
+// and its Err wraps pool.ErrClosed); then every call from outside
 // must be refused, a second Close return nil, every worker have run its
 // start and exit hooks once, and the workers' threads end (watched in the
 // background).
@@ -83,8 +86,11 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	// to 200 µs, and once it has passed (the pool still closing) with
 	// Close, which must wait for the rest of the close and succeed.
 	deadline := time.Duration(-1)
-	if r.IntN(3) == 0 {
+	switch r.IntN(3) {
+	case 0:
 		deadline = time.Duration(r.IntN(200)) * time.Microsecond
+	case 1:
+		c.now = true
 	}
 	start := make(chan struct{})
 	closed := make(chan error, 1)
@@ -94,6 +100,10 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 			time.Sleep(delay)
 		}
 		c.closing.Store(true)
+		if c.now {
+			closed <- p.CloseNow()
+			return
+		}
 		if deadline < 0 {
 			closed <- p.Close()
 			return
@@ -243,7 +253,7 @@ func (c *closeRun) checkClosed() {
 		// Only a panic, which cancels a NewGroup's context, may skip.
 		s.violate(famClose, "Close returned with %d of the %d group tasks handed over run, and no error", ran, h)
 	}
-	if sp, r := c.spawned.Load(), c.spawnRan.Load(); sp != r {
+	if sp, r := c.spawned.Load(), c.spawnRan.Load(); r > sp || r < sp && !c.now {
 		s.violate(famClose, "Close returned with %d of %d detached tasks run", r, sp)
 	}
 	for i, f := range c.futs {
@@ -252,6 +262,8 @@ func (c *closeRun) checkClosed() {
 			break
 		} else if v2 := f.Wait(); v2 != v {
 			s.violate(famClose, "future: TryGet %d, Wait %d", v, v2)
+		} else if err := f.Err(); err != nil && (!c.now || !errors.Is(err, pool.ErrClosed)) {
+			s.violate(famClose, "future %d: Err %v after Close (CloseNow: %v)", i, err, c.now)
 		}
 	}
 	for name, call := range map[string]func(){
