@@ -391,6 +391,30 @@ func exClosing(p *pool.Pool) (closing bool) {
 	return
 }
 
+func ExamplePool_Broadcast() {
+	p := exPool(3)
+	defer p.Close()
+	// A scratch buffer per worker, made and first written by the worker's
+	// own thread (with WithPinning, the memory then lies on its CPU's
+	// NUMA node); tasks find theirs at buffers[pool.WorkerIndex()].
+	buffers := make([][]float64, p.MaxWorkers())
+	p.Broadcast(func(worker int) {
+		b := make([]float64, 1<<16)
+		for i := range b {
+			b[i] = 1
+		}
+		buffers[worker] = b
+	})
+	made := 0
+	for _, b := range buffers {
+		if b != nil {
+			made++
+		}
+	}
+	fmt.Println(made, "buffers")
+	// Output: 3 buffers
+}
+
 func ExamplePool_Stats() {
 	p := exPool(2)
 	defer p.Close()

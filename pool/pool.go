@@ -8,8 +8,9 @@
 //     WithPanicHandler, WithName, WithTrace, WithPriorityPolicy,
 //     WithSpares, WithWorkerHooks), Default and SetDefault (the pool of
 //     calls made outside any pool), Current, Close, CloseContext (with
-//     a deadline) and CloseNow (dropping what has not started), Stats, WorkerIndex, PerWorker (a value per worker, for
-//     tasks that return nothing).
+//     a deadline) and CloseNow (dropping what has not started),
+//     Broadcast (a function once on every worker), Stats, WorkerIndex,
+//     PerWorker (a value per worker, for tasks that return nothing).
 //   - Joined (the caller waits for both): Join, on the caller's pool
 //     (Default() outside one; the first function stays on the caller's
 //     stack, so prefer it inside tasks), and Pool.Join, on that pool.

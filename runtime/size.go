@@ -134,13 +134,23 @@ func (r *Registry) resize() {
 func (r *Registry) wakeParked(running int) {
 	z := &r.sizing
 	for _, w := range z.ranked[:min(running, len(z.ranked))] {
-		if w.surplus.CompareAndSwap(true, false) {
-			z.awake++
-			z.parked.Add(-1)
-			w.surplusWake <- struct{}{} // room for one: its park takes it
-		}
+		r.unpark(w)
 	}
 	r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
+}
+
+// unpark wakes w if it is parked past the running count, and reports
+// whether it was; sizing.mu is held. The caller then updates the Crowded
+// reason, as wakeParked does.
+func (r *Registry) unpark(w *Worker) bool {
+	if !w.surplus.CompareAndSwap(true, false) {
+		return false
+	}
+	z := &r.sizing
+	z.awake++
+	z.parked.Add(-1)
+	w.surplusWake <- struct{}{} // room for one: its park takes it
+	return true
 }
 
 // workersRunning is how many workers may look for work now: running, but
@@ -211,7 +221,7 @@ func (w *Worker) parkSurplus() {
 	w.handOffQueued() // a job the strict priority policy put back there
 	z := &r.sizing
 	z.mu.Lock()
-	if !w.isSurplus() || w.terminate.Probe() || z.stopped {
+	if !w.isSurplus() || w.terminate.Probe() || z.stopped || w.inbox.pending() { // broadcast.go
 		z.mu.Unlock()
 		return
 	}

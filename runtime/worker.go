@@ -111,6 +111,8 @@ type Worker struct {
 	surplus     atomic.Bool
 	surplusWake chan struct{}
 
+	inbox inbox // jobs for this worker alone (broadcast.go)
+
 	// siblings counts the tasks this worker has pushed on its public
 	// deque in a row (SpawnValue) since its last other push or pop
 	// of that deque; see siblings.go.
@@ -798,10 +800,11 @@ func (w *Worker) look(l *Latch) *Job {
 }
 
 // stayAwake is the last check of a worker about to sleep in look: work
-// injected from outside, or the main loop's worker turned surplus (it
-// then parks instead: size.go, whose resize wakes a surplus sleeper).
+// injected from outside, a job in its inbox (broadcast.go), or the main
+// loop's worker turned surplus (it then parks instead: size.go, whose
+// resize wakes a surplus sleeper).
 func (w *Worker) stayAwake() bool {
-	return w.reg.hasInjected() || w.helping == 0 && w.isSurplus()
+	return w.reg.hasInjected() || w.inbox.pending() || w.helping == 0 && w.isSurplus()
 }
 
 // noteHelpDepth records the current help depth if it is the deepest yet.
@@ -848,6 +851,9 @@ func (w *Worker) findWork(thorough bool) *Job {
 	}
 	j := w.publicPop()
 	if j == nil {
+		if j = w.inbox.take(); j != nil { // broadcast.go
+			return j
+		}
 		j = w.steal(thorough)
 	}
 	if j == nil {

@@ -38,18 +38,18 @@ type closeRun struct {
 
 // closeRace creates a pool, keeps calling it from outside (group Go and
 // TryGo, whose tasks queue more tasks from inside, Spawn, Submit, Run
-// with joins, Scope, Block in a task) while another goroutine closes it at
-// a random moment (with Close, CloseNow, or CloseContext and a short
-// deadline and then Close), sometimes with a Wait for the group racing
-// too. Each call must either be accepted or panic with an error wrapping
-// pool.ErrClosed, and none accepted once one was refused. When Close
-// returns, every group task, detached task and future handed over must
-// have run (the drop mutant breaks this), but for CloseNow's detached
-// tasks and futures, which may have been dropped (a dropped future is done
-// and its Err wraps pool.ErrClosed); then every call from outside
-// must be refused, a second Close return nil, every worker have run its
-// start and exit hooks once, and the workers' threads end (watched in the
-// background).
+// with joins, Scope, Broadcast, Block in a task) while another goroutine
+// closes it at a random moment (with Close, CloseNow, or CloseContext and
+// a short deadline and then Close), sometimes with a Wait for the group
+// racing too. Each call must either be accepted or panic with an error
+// wrapping pool.ErrClosed, and none accepted once one was refused. When
+// Close returns, every group task, detached task and future handed over
+// must have run (the drop mutant breaks this), but for CloseNow's
+// detached tasks and futures, which may have been dropped (a dropped
+// future is done and its Err wraps pool.ErrClosed); then every call from
+// outside must be refused, a second Close return nil, every worker have
+// run its start and exit hooks once, and the workers' threads end
+// (watched in the background).
 func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 	workers := 1 + r.IntN(4)
 	var starts, exits atomic.Int64 // the workers' hooks (WithWorkerHooks)
@@ -154,7 +154,7 @@ func (s *soak) closeRace(r *rand.Rand, _ *pool.Pool) {
 
 // closeCalls names the calls of the close family, by the number call
 // draws.
-var closeCalls = [...]string{"Group.Go", "Group.TryGo", "Spawn", "Submit", "Run", "Scope", "Block in Run"}
+var closeCalls = [...]string{"Group.Go", "Group.TryGo", "Spawn", "Submit", "Run", "Scope", "Broadcast", "Block in Run"}
 
 // call makes the i-th call from outside the pool, at random, and records
 // whether the pool took it.
@@ -198,6 +198,12 @@ func (c *closeRun) call(i int) {
 		})
 		if v == nil && ran.Load() != 8 {
 			c.s.violate(famClose, "Scope returned after %d of its 8 tasks", ran.Load())
+		}
+	case 6:
+		var ran atomic.Int32
+		v = catch(func() { c.p.Broadcast(func(int) { ran.Add(1) }) })
+		if w := c.p.Workers(); v == nil && int(ran.Load()) != w {
+			c.s.violate(famClose, "Broadcast returned after %d of its %d workers' calls", ran.Load(), w)
 		}
 	default:
 		ran := false
