@@ -86,8 +86,14 @@ func (s *Stopper) Watch(ctx context.Context) {
 // when Cancel alone ended the context (a group's Wait returned): a task
 // queued after that runs, as errgroup's does, with its context done.
 // While nothing has happened it is one load of the context's done
-// channel, a line nobody writes.
+// channel, a line nobody writes, and of skipped; once a task was skipped,
+// skipped alone answers (a failure and the parent's end are for good):
+// a body that goes on spawning after a cancellation pays a load per
+// spawn, not two channel receives.
 func (s *Stopper) Skip() bool {
+	if s.skipped.Load() {
+		return true
+	}
 	if b := s.bubbled; b != nil {
 		if !s.failed.Load() && !b.parentEnded.Load() {
 			return false
@@ -106,11 +112,7 @@ func (s *Stopper) Skip() bool {
 			}
 		}
 	}
-	if !s.skipped.Load() {
-		// Stored once: the workers that skip the rest only read the
-		// line, rather than take it from one another at every skip.
-		s.skipped.Store(true)
-	}
+	s.skipped.Store(true)
 	return true
 }
 
