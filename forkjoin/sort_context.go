@@ -57,9 +57,9 @@ func (c *sortCancel) stopped() bool {
 const cancelCheckBlocks = 64
 
 // errSortCancelled is the panic that unwinds SortStableFuncContext's
-// pieces once it is cancelled: its pieces restore their elements on a
-// panic (restore), so a cancelled stable sort leaves every element in s,
-// as a panicking comparison does.
+// pieces once it is cancelled: a piece leaves its elements in its range
+// of s when a panic goes through it (restore), so a cancelled stable sort
+// leaves every element in s, as a panicking comparison does.
 var errSortCancelled = errors.New("forkjoin: sort cancelled")
 
 // withSortCancel runs sort with the cancellation of ctx and returns
