@@ -48,7 +48,7 @@ import (
 // or forkjoin's callFrame or thunkFrame): popping it is its take-back, so after running it Pop
 // returns nil, runOwn reports "not found" and the fork reads the
 // result from its record, as it does when a thief ran the job (the latch
-// is already set, so takeBackSlow's wait returns at once). Any other job
+// is already set, so TakeBack's wait returns at once). Any other job
 // (a spawned task, a bulk-spawn part, a future, a detached task) was run
 // on the way; Pop returns analysisNoop, which the caller runs as if it had
 // been the job, and keeps popping. Joins nest strictly, so the first join
@@ -151,7 +151,6 @@ func (d *analysisDeque) Len() int { return 0 }
 func (d *analysisDeque) begin(cpu bool) {
 	_, ok := threadCPUTime()
 	d.epoch, d.cpu = time.Now(), cpu && ok
-	d.overhead = 0
 	var deltas [15]int64
 	prev := d.now()
 	for i := range deltas {
@@ -178,9 +177,7 @@ func (d *analysisDeque) end() Analysis {
 
 // analysisNoop is what Pop returns after running a job that was not a
 // join half: a job that does nothing.
-var analysisNoop Job
-
-func init() { analysisNoop.Init(noopRunner{}, nil) }
+var analysisNoop = Job{runner: noopRunner{}}
 
 type noopRunner struct{}
 

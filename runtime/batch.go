@@ -73,21 +73,13 @@ type batchPart struct {
 	scope scopeBatch
 }
 
-// maxFreeParts bounds a worker's free list of part records. Parts are
-// born on the worker that splits and die on the one that runs them, so a
-// worker that mostly steals drops the surplus to the garbage collector.
-const maxFreeParts = 256
-
 // newPart returns a part record for tasks [lo, hi) at level, from w's
-// free list, or a new one (also when w is nil: the caller is no worker).
-// The caller sets its batcher.
+// free list (records.go), or a new one (also when w is nil: the caller is
+// no worker). The caller sets its batcher.
 func (w *Worker) newPart(lo, hi, level int) *batchPart {
 	var p *batchPart
 	if w != nil {
-		if n := len(w.parts); n > 0 {
-			p = w.parts[n-1]
-			w.parts = w.parts[:n-1]
-		}
+		p = takeRecord(&w.parts)
 	}
 	if p == nil {
 		p = new(batchPart)
@@ -110,9 +102,7 @@ func (p *batchPart) Run(w *Worker) {
 	p.b = nil
 	b.donePart(w, pe)
 	p.scope = scopeBatch{}
-	if len(w.parts) < maxFreeParts {
-		w.parts = append(w.parts, p)
-	}
+	freeRecord(&w.parts, p, false, nil)
 }
 
 // run runs the part's tasks on w, the current worker, splitting as
@@ -266,7 +256,7 @@ func (w *Worker) betweenTasks(level int) bool {
 			break
 		}
 		if c := w.choose(h, false, 0); c != nil {
-			w.runChosen(c, nil)
+			w.runNested(c)
 			round = 0
 		} else {
 			sleep.Backoff(round)
@@ -308,18 +298,16 @@ func (b *chunkBatch) task(i int) {
 	b.body(int(l), int(h))
 }
 
-func (b *chunkBatch) taskPanicked(i int, pe *PanicError) { b.recordPanic(i, pe) }
-
 // chunkPanic is a panic of chunk i.
 type chunkPanic struct {
 	i  int
 	pe *PanicError
 }
 
-// recordPanic keeps pe if chunk i is the lowest that panicked so far, so
+// taskPanicked keeps pe if chunk i is the lowest that panicked so far, so
 // that the panic ForChunks re-raises does not depend on timing: the same
 // one a serial loop stopping at the first panic would raise.
-func (b *chunkBatch) recordPanic(i int, pe *PanicError) {
+func (b *chunkBatch) taskPanicked(i int, pe *PanicError) {
 	np := &chunkPanic{i, pe}
 	for {
 		old := b.panic.Load()
@@ -338,7 +326,7 @@ func (b *chunkBatch) forPart(*batchPart) batcher { return b }
 
 func (b *chunkBatch) donePart(_ *Worker, pe *PanicError) {
 	if pe != nil { // not from a chunk (the part's runner catches those)
-		b.recordPanic(math.MaxInt, pe)
+		b.taskPanicked(math.MaxInt, pe)
 	}
 	if b.pending.Add(-1) == 0 {
 		b.done.Set()
@@ -412,7 +400,7 @@ func (b *scopeBatch) task(i int) {
 
 func (b *scopeBatch) taskPanicked(_ int, pe *PanicError) { b.s.panic.CompareAndSwap(nil, pe) }
 
-func (b *scopeBatch) addPart(w *Worker)                  { b.s.add("pool.Scope.SpawnMany", w, 1) }
+func (b *scopeBatch) addPart(w *Worker)                  { b.s.add("pool.Scope.SpawnMany", w) }
 func (b *scopeBatch) donePart(w *Worker, pe *PanicError) { b.s.finishOn(w, pe) }
 
 // forPart copies the batcher into np (see batchPart.scope).

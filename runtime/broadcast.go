@@ -3,8 +3,6 @@ package runtime
 import (
 	"sync"
 	"sync/atomic"
-
-	"github.com/spindle-go/spindle/sleep"
 )
 
 // Broadcasts: a function run once on each of the registry's workers
@@ -68,13 +66,12 @@ func (b *inbox) take() *Job {
 // the first panic, and how its caller waits (the latch of a worker of
 // another registry, or the handoff of a goroutine that is no worker).
 type broadcast struct {
-	reg     *Registry
-	f       func(worker int)
-	left    atomic.Int32
-	panic   atomic.Pointer[PanicError]
-	latch   Latch
-	offPool bool
-	done    handoff
+	reg   *Registry
+	f     func(worker int)
+	left  atomic.Int32
+	panic atomic.Pointer[PanicError]
+	latch Latch // its owner is nil for a caller that is no worker
+	done  handoff
 }
 
 // broadcastShare is the job of one worker's share.
@@ -92,7 +89,7 @@ func (s *broadcastShare) Run(*Worker) {
 	if b.left.Add(-1) != 0 {
 		return
 	}
-	if b.offPool {
+	if b.latch.owner == nil {
 		b.done.signal()
 	} else {
 		b.latch.Set()
@@ -121,36 +118,31 @@ func (r *Registry) Broadcast(call string, f func(worker int)) {
 		z.mu.Unlock()
 		return
 	}
-	b := &broadcast{reg: r, f: f, offPool: w == nil}
+	b := &broadcast{reg: r, f: f}
 	b.left.Store(int32(len(targets)))
-	if b.offPool {
+	if w == nil {
 		b.done.arm(r)
 	} else {
 		b.latch.owner = w // a worker of another registry, helping it
 	}
 	shares := make([]broadcastShare, len(targets))
-	unparked := false
 	for i, t := range targets {
 		s := &shares[i]
 		s.b, s.worker = b, t.index
 		s.job.Init(s, nil)
 		s.job.takeLabels()
 		t.inbox.post(&s.job)
-		unparked = r.unpark(t) || unparked
+		r.unpark(t)
 	}
-	if unparked {
-		r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
-	}
+	r.noteCrowded()
 	z.mu.Unlock()
 	for _, t := range targets {
 		r.sleep.WakeSleeping(t.index)
 	}
-	if b.offPool {
+	if w == nil {
 		b.done.wait(r)
 	} else {
 		w.waitUntil(&b.latch, false)
 	}
-	if pe := b.panic.Load(); pe != nil {
-		r.Raise(pe)
-	}
+	r.Raise(b.panic.Load())
 }

@@ -20,14 +20,6 @@ func (w *Worker) checkPrivate() {
 	}
 }
 
-// checkDepth panics if w's frame depth left its range [0, len(slots)].
-func (w *Worker) checkDepth() {
-	if w.depth < 0 || w.depth > len(w.slots) {
-		panic(fmt.Sprintf("runtime: worker %d: frame depth %d out of [0, %d] (Enter and Leave unpaired)", w.index, w.depth, len(w.slots)))
-	}
-	w.checkPrivate()
-}
-
 // checkScopeSum panics if a scope's count, seen by its owner between
 // jobs, is negative: the sum counts unfinished tasks plus credits held,
 // never less than zero.

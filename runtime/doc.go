@@ -35,9 +35,6 @@
 // never blocks its thread while work exists, and if it sleeps the thief
 // wakes it. Helping nests, within a bound (waitUntil).
 //
-// Join records live on the heap, one per join depth (see Job and
-// Worker.Enter); a record's latch is reset only when its job was stolen.
-//
 // Join calls a in place, so a need not be on the heap. A goroutine that is
 // no worker keeps that by calling a itself while b goes to the pool
 // (JoinOffPool, offpool.go).
@@ -89,12 +86,9 @@
 // # Finding the current worker
 //
 // Rayon uses a thread-local to find the worker running the caller; Go has
-// none. On amd64 and arm64, currentG reads the running goroutine's g
-// pointer (from TLS or the g register) in two instructions, and a lock-free
-// table maps it to the worker (CurrentWorker, a hash, a load and a
-// compare; BenchmarkWorkerIndex in package pool times the whole public
-// call, docs/design.md has its figures). Elsewhere the goroutine id parsed
-// from runtime.Stack is the key: correct but far slower.
+// none. CurrentWorker looks the goroutine's identity (currentG, gid_*.go)
+// up in a lock-free table (workertable.go); BenchmarkWorkerIndex in
+// package pool times the whole public call, docs/design.md has its figures.
 //
 // # Priorities and bulk spawns
 //

@@ -118,11 +118,7 @@ func (f *Future) Drop() { f.reg.leave() }
 func (f *Future) complete(w *Worker) {
 	for n := f.waiters.Swap(futureDoneMark); n != nil; n = n.next {
 		if n.ch != nil {
-			// A goroutine blocked on ch (or relay) is readied on this
-			// worker's P; see Worker.handOffP.
-			if w != nil {
-				w.readiedCaller = true
-			}
+			w.readied() // a goroutine blocked on ch (or relay)
 			if n.relay != nil {
 				n.relay.signal()
 			} else {
@@ -215,9 +211,7 @@ func (n *futureWaiter) drop(f *Future) {
 // future's channel.
 func (f *Future) Wait() {
 	f.Await()
-	if pe := f.panic; pe != nil {
-		f.reg.Raise(pe)
-	}
+	f.reg.Raise(f.panic)
 }
 
 // Await is Wait without the panic: it returns when the task has finished

@@ -112,29 +112,23 @@ func (s *Scope) Go(call string, f func() error) error {
 	r := s.reg
 	w := r.currentWorker()
 	if w == nil {
-		// Admitted for the whole of Go, as a call from outside: Close,
-		// which may be waiting for active to reach zero, cannot finish
-		// until the task is counted in the group and queued.
+		// Admitted until the task is queued (see the notes above).
 		if !r.admit() {
 			return r.closedError(call)
 		}
 		defer r.leave()
 	}
-	s.addGroupTask(call, w)
+	s.addGroupTask(call)
 	j := w.newScopeJob()
 	j.efn, j.scope = f, s
 	s.queue(w, &j.job, 0, 1)
 	return nil
 }
 
-// addGroupTask counts one more task of group s, queued by worker w (nil
-// for a caller that is no worker of s's registry, admitted by Go). The Go
-// that turns the group busy takes the group's unit of the registry's
-// active count (see the notes above); the caller is counted in active
-// meanwhile (admitted, or inside something Close waits for), so Close
-// cannot finish between the two. It panics, naming call, if the group's
-// Wait is returning.
-func (s *Scope) addGroupTask(call string, w *Worker) {
+// addGroupTask counts one more task of group s, or panics, naming call,
+// if the group's Wait is returning. The Go that turns the group busy takes
+// the group's unit of the registry's active count (see the notes above).
+func (s *Scope) addGroupTask(call string) {
 	prior := s.count.shared.Add(1) - 1
 	if prior == ownerWaiting {
 		// Every task finished and the waiter may have returned: nobody
@@ -155,13 +149,12 @@ func (s *Scope) finishGroupTask(pe *PanicError) {
 	if pe != nil {
 		s.panic.CompareAndSwap(nil, pe)
 	}
-	r := s.reg
 	switch s.count.shared.Add(-1) {
 	case ownerWaiting:
 		s.setDone()
-		r.leave()
+		fallthrough
 	case 0:
-		r.leave()
+		s.reg.leave()
 	}
 }
 

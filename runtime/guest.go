@@ -19,15 +19,14 @@ import (
 // that outlive the call) moves to the injector, so no state of the
 // caller remains in the pool.
 //
-// Slots. A registry has Config.Guests guest slots. They share the index
-// space past the registry's own workers with the spare slots (spares.go):
-// a slot is made the first time it is needed, spare or guest, and
-// workers[:live] are the slots made, which thieves scan. A guest slot
-// never has a goroutine of its own; between calls it is on the free
-// channel, its deques empty, its sleep slot unused (never counted as
-// looking or sleeping). A caller that finds no free slot and cannot make
-// one (more callers at once than Config.Guests) falls back to injecting
-// its call and blocking, as before guests existed: correct, slower.
+// Slots. A registry has Config.Guests guest slots, which share the index
+// space past its workers with the spare slots (Registry.workers) and are
+// made when first needed. A guest slot never has a goroutine of its own;
+// between calls it is in its idle cell (guests.idle), its deques empty,
+// its sleep slot unused (never counted as looking or sleeping). A caller
+// that finds no free slot and cannot make one (more callers at once than
+// Config.Guests) falls back to injecting its call and blocking, as before
+// guests existed: correct, slower.
 //
 // What a guest is: CurrentWorker returns its slot's Worker, so
 // WorkerIndex is the slot's index (at or past Workers(), below Slots(),
@@ -45,10 +44,10 @@ type guests struct {
 	// every P taking and returning slots met on its lock
 	// (docs/runs/server-history.md).
 	idle []idleCell
-	// made counts the guest slots made (under Registry.slotMu); max bounds
-	// it (Config.Guests). published is made, for the lock-free readers.
-	made, max int
-	published atomic.Int32
+	// made counts the guest slots made (written under Registry.slotMu,
+	// read anywhere); max bounds it (Config.Guests).
+	made atomic.Int32
+	max  int
 	// running counts the guests in a call now. (The calls run by guests
 	// so far are counted per slot, Worker.calls, and summed by Counts:
 	// handlers on every P calling at once would each write one line.)
@@ -176,15 +175,13 @@ func (r *Registry) noteFilled() {
 // began), the caller hands the rest of its pieces to the pool, where a
 // piece that blocks gets the workers its siblings need.
 func (r *Registry) EnterSerialCall() (SerialCall, bool) {
-	if !r.saturated() {
-		return SerialCall{}, false // no admission for a call that goes the usual way
-	}
-	// Admitted as any call from outside (admit): it keeps the registry
-	// busy for the monitor, which would otherwise find it idle between
-	// two guests' calls and end the saturation, and the idle workers'
-	// stepping aside with it (sharedPs); and it reads GOMAXPROCS, whose
-	// rise since may end the saturation (resize clears filled).
-	if !r.admit() {
+	// Admitted, unless it goes the usual way, as any call from outside
+	// (admit): it keeps the registry busy for the monitor, which would
+	// otherwise find it idle between two guests' calls and end the
+	// saturation, and the idle workers' stepping aside with it (sharedPs);
+	// and it reads GOMAXPROCS, whose rise since may end the saturation
+	// (resize clears filled).
+	if !r.saturated() || !r.admit() {
 		return SerialCall{}, false
 	}
 	if !r.saturated() {
@@ -282,7 +279,7 @@ func (r *Registry) acquireGuest() *Worker {
 	// whenever a caller looks, but the pass above reads one cell at a
 	// time and may miss it. Without newSlot's lock, which every caller
 	// past the slots would otherwise take (see lockForGuest).
-	if int(gs.published.Load()) >= gs.max {
+	if int(gs.made.Load()) >= gs.max {
 		return r.takeIdleGuest(me)
 	}
 	w := r.newSlot(slotGuest)
@@ -296,7 +293,7 @@ func (r *Registry) acquireGuest() *Worker {
 // or returns nil if it finds none.
 func (r *Registry) takeIdleGuest(me uintptr) *Worker {
 	gs := &r.guests
-	n := uint32(gs.published.Load())
+	n := uint32(gs.made.Load())
 	if n == 0 {
 		return nil
 	}
@@ -339,12 +336,11 @@ func (r *Registry) runAsGuest(w *Worker, f func()) *PanicError {
 	}
 	registerWorker(w)
 	// In a pool of locked workers, the call runs locked to the caller's
-	// thread, as a worker's goroutine is to its own, while it is the only
-	// guest or leaves a P to a worker that steals from it: unlocked, the
-	// Go scheduler moves the guest between threads at preemptions, which
-	// slowed searches beside workers and alone (guestHoldsThread says
-	// when). leaveGuest unlocks. Locks nest: a caller that holds its
-	// thread keeps it.
+	// thread, as a worker's goroutine is to its own, when guestHoldsThread
+	// says so: unlocked, the Go scheduler moves the guest between threads
+	// at preemptions, which slowed searches beside workers and alone.
+	// leaveGuest unlocks. Locks nest: a caller that holds its thread
+	// keeps it.
 	w.locked = r.sizing.locked && r.guestHoldsThread()
 	if w.locked {
 		goruntime.LockOSThread()
@@ -373,8 +369,8 @@ func (w *Worker) pushUnannounced(j *Job, tasks int) {
 
 // leaveGuest ends guest w's call: what the slot holds for others goes out
 // (its scope credit and job count, as before any idle wait), jobs left
-// queued on its deques move to the injectors, and the slot goes back on
-// the free channel.
+// queued on its deques move to the injectors, and the slot goes back in
+// its idle cell.
 func (r *Registry) leaveGuest(w *Worker) {
 	w.flushCredit()
 	w.publishExecuted()
@@ -420,8 +416,6 @@ func (r *Registry) HelpAsGuest(cond func() bool) bool {
 			held = cond()
 		}
 	})
-	if pe != nil {
-		r.Raise(pe) // the engine's own: jobs catch their tasks' panics
-	}
+	r.Raise(pe) // the engine's own: jobs catch their tasks' panics
 	return held
 }

@@ -323,7 +323,7 @@ func TestGuestSlotsAreReused(t *testing.T) {
 			r.Run("test", func() {})
 		}
 		r.slotMu.Lock()
-		assert.Equal(t, 1, r.guests.made, "slots made by calls one at a time")
+		assert.Equal(t, int32(1), r.guests.made.Load(), "slots made by calls one at a time")
 		r.slotMu.Unlock()
 		var wg sync.WaitGroup
 		for range 8 {
@@ -335,10 +335,10 @@ func TestGuestSlotsAreReused(t *testing.T) {
 		}
 		wg.Wait()
 		r.slotMu.Lock()
-		assert.LessOrEqual(t, r.guests.made, 8, "slots made by eight callers")
+		assert.LessOrEqual(t, r.guests.made.Load(), int32(8), "slots made by eight callers")
 		r.slotMu.Unlock()
 		taken := 0
-		for i := range r.guests.made {
+		for i := range r.guests.made.Load() {
 			if r.guests.idle[i].w.Load() == nil {
 				taken++
 			}

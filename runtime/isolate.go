@@ -101,17 +101,13 @@ const (
 // only that context's jobs, which is what lets its isolated waits reach
 // them (see "Reachability" above).
 func (r *Registry) queueIn(w *Worker, j *Job, tag uint64, tasks int) {
-	switch {
-	case w != nil && tag == w.iso:
+	if w != nil && tag == w.iso {
 		w.pushLevel(j, tasks)
-	case tag == 0:
-		j.takeLabels()
-		r.inject(j, tasks)
-	default:
-		j.setTag(tag)
-		j.takeLabels()
-		r.enqueue(j, tasks) // a region's jobs are all of level 0
+		return
 	}
+	j.setTag(tag)
+	j.takeLabels()
+	r.enqueue(j, tasks) // a region's jobs are all of level 0
 }
 
 // Isolate runs f as an isolated region on w: until f returns, every wait
@@ -141,11 +137,7 @@ func (w *Worker) enterContext(tag uint64) {
 // move to the injector (see "Reachability" above).
 func (w *Worker) leaveContext() {
 	c := w.isoStack[len(w.isoStack)-1]
-	for {
-		j := w.popPublicTagged(c.tag)
-		if j == nil {
-			break
-		}
+	for j := w.popPublicTagged(c.tag); j != nil; j = w.popPublicTagged(c.tag) {
 		w.reg.enqueue(j, 1)
 	}
 	w.isoStack = w.isoStack[:len(w.isoStack)-1]
@@ -175,8 +167,7 @@ func (w *Worker) popPublicTagged(tag uint64) *Job {
 	if j == nil || j.tag.Load() == tag {
 		return j
 	}
-	// Not ours: put it back, announced again (a worker about to sleep may
-	// have looked while it was off the deque).
+	// Not ours: put it back, announced again (see unpop).
 	if w.variant.TryPush(j) {
 		w.sleep.NewInternalJobs(1, false)
 	} else {
@@ -193,16 +184,12 @@ func (w *Worker) findIsolated() *Job {
 	}
 	tag := w.iso
 	keep := func(j *Job) bool { return j != nil && j.tag.Load() == tag }
-	j := w.stealRound(int(w.reg.live.Load())-1, func(v *Worker) (*Job, deque.StealResult) {
+	j := w.stealRound(int(w.reg.live.Load())-1, 0, func(v *Worker) (*Job, int, deque.StealResult) {
 		if v.variant != nil {
-			return nil, deque.Empty
+			return nil, 0, deque.Empty
 		}
 		j, res := v.deque.StealIf(keep)
-		if res == deque.Success {
-			w.steals.Add(1)
-			w.levelSteals[0].Add(1)
-		}
-		return j, res
+		return j, 1, res
 	})
 	if j != nil {
 		return j
@@ -213,10 +200,9 @@ func (w *Worker) findIsolated() *Job {
 // lookIsolated is look in a tagged context (find is findIsolated), and
 // the help bound's wait of waitUntil, which takes no job (find nil): it
 // searches until it finds a job or l is set (nil), backing off and then
-// parking on l between searches, outside the sleep protocol's counts (a
-// worker that refuses jobs must not look idle to a poster, nor be woken
-// in place of a sleeper that would take the job). Without a search its
-// parks have no timeout: l's setter wakes it.
+// parking on l between searches, outside the sleep protocol's counts (see
+// "Isolated waits" above). Without a search its parks have no timeout:
+// l's setter wakes it.
 func (w *Worker) lookIsolated(l *Latch, find func() *Job) *Job {
 	w.publishExecuted()
 	w.flushCredit()

@@ -100,9 +100,7 @@ func JoinCurrent(call string, a, b func(), offPool func() *Registry) {
 	}
 	step = ForkDone
 	f.fn, f.panic = nil, nil
-	if pb != nil {
-		w.reg.Raise(pb)
-	}
+	w.reg.Raise(pb)
 }
 
 // joinFromOutside is JoinCurrent from a goroutine that is no worker. It is

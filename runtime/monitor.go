@@ -166,14 +166,14 @@ func (r *Registry) monitorRound(watches []runnerWatch, look *blockedLook, cursor
 	live := r.liveWorkers()
 	n := min(len(live), monitorSample)
 	cursor %= len(live)
-	fresh := 0
-	for k := range n {
-		i := (cursor + k) % len(live)
-		if r.lookAt(live[i], i, &watches[i], look, now) {
-			fresh++
+	lookSample := func() (fresh bool) {
+		for k := range n {
+			i := (cursor + k) % len(live)
+			fresh = r.lookAt(live[i], i, &watches[i], look, now) || fresh
 		}
+		return fresh
 	}
-	if fresh > 0 && !r.inBubble {
+	if lookSample() && !r.inBubble {
 		// Runners just began to wait: look again blockedAfter later, in
 		// this round, rather than a tick later. A timer wakes an idle
 		// process up to a millisecond late (the netpoller's granularity),
@@ -187,10 +187,7 @@ func (r *Registry) monitorRound(watches []runnerWatch, look *blockedLook, cursor
 			}
 		}
 		now = time.Now()
-		for k := range n {
-			i := (cursor + k) % len(live)
-			r.lookAt(live[i], i, &watches[i], look, now)
-		}
+		lookSample()
 	}
 	if look.blocked > 0 && r.spares.gc.busy() {
 		// The waits may be for the collector (gcWatch): start over.
@@ -323,7 +320,7 @@ func (r *Registry) lookAt(w *Worker, i int, ws *runnerWatch, look *blockedLook, 
 	return false
 }
 
-// steerSpares is the policy half of a round: given what findBlocked
+// steerSpares is the policy half of a round: given what lookAt
 // saw, it starts, while tasks are queued, a spare for every blocked
 // worker or spare that no spare covers yet, and retires the spares that
 // cover nobody.

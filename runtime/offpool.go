@@ -46,9 +46,7 @@ func (j *offPoolB) Run(w *Worker) {
 	}
 	j.panic = j.reg.Catch(j.fn)
 	j.fn = nil
-	if w != nil {
-		w.readiedCaller = true // see Worker.handOffP
-	}
+	w.readied() // the caller
 	j.done.signal()
 }
 
@@ -66,9 +64,7 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 	r.enter(call)
 	defer r.leave()
 	if g := r.acquireGuest(); g != nil {
-		if pe := r.runAsGuest(g, func() { JoinCurrent(call, a, b, nil) }); pe != nil {
-			r.Raise(pe)
-		}
+		r.Raise(r.runAsGuest(g, func() { JoinCurrent(call, a, b, nil) }))
 		return
 	}
 	j := &offPoolB{fn: b, reg: r}
@@ -77,19 +73,13 @@ func (r *Registry) JoinOffPool(call string, a, b func()) {
 	j.job.takeLabels()
 	r.inject(&j.job, 1)
 	pa := r.Catch(a)
-	var pb *PanicError
 	if j.state.CompareAndSwap(offQueued, offTakenBack) {
 		j.fn = nil
 		j.done.disarm(r)
-		pb = r.Catch(b)
+		j.panic = r.Catch(b) // no worker touches j from here on
 	} else {
 		j.done.wait(r)
-		pb = j.panic
 	}
-	if pa != nil {
-		r.Raise(pa)
-	}
-	if pb != nil {
-		r.Raise(pb)
-	}
+	r.Raise(pa)
+	r.Raise(j.panic)
 }

@@ -100,10 +100,14 @@ type recordValue struct{}
 func (recordValue) Wrap(pe *PanicError) error { return pe }
 func (recordValue) Unwrap(any) *PanicError    { return nil }
 
-// Raise panics with pe as r's user code sees it (Config.PanicValue):
-// every place where a task's panic leaves the engine for its caller
-// raises it this way.
-func (r *Registry) Raise(pe *PanicError) { panic(r.panics.Wrap(pe)) }
+// Raise panics with pe as r's user code sees it (Config.PanicValue), or
+// does nothing if pe is nil: every place where a task's panic leaves the
+// engine for its caller raises it this way.
+func (r *Registry) Raise(pe *PanicError) {
+	if pe != nil {
+		panic(r.panics.Wrap(pe))
+	}
+}
 
 // UserValue is pe as r's user code sees it, for a panic handed over rather
 // than raised (a panic handler's argument, a context's cause).

@@ -226,16 +226,15 @@ func (w *Worker) pushLevel(j *Job, tasks int) {
 //     the other policies start j and count an inversion.
 //
 // The oblivious policy, and a worker already maxHelpDepth jobs deep, start
-// j at once (counting an inversion if a higher level is queued): the jobs
-// a worker runs instead of the one it claimed nest on its stack, and the
-// strict guarantee yields to the stack bound there. thorough makes the
-// search try every other worker whatever the policy (see findAbove).
+// j at once, counting an inversion if a higher level is queued (see
+// "Nesting" above). thorough makes the search try every other worker
+// whatever the policy (see findAbove).
 // floor raises the level j is judged at: a worker popping its own jobs
 // while it waits inside a task of level L passes L, as those jobs are
 // that task's own work (see "The level of a running task").
 //
 // The job returned has been taken off the queued counts: it is started.
-// The caller runs it; if it is not j it nests like helping (runChosen).
+// The caller runs it; if it is not j it nests like helping (runNested).
 func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 	p := &w.reg.prio
 	if !p.anyQueued() || w.iso != 0 && j.level() == 0 {
@@ -270,20 +269,6 @@ func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 	return j
 }
 
-// runChosen runs c, what choose returned for claimed. A job other than the
-// one claimed runs nested like a job taken while waiting: it counts in
-// w.helping, which bounds how deep choose lets such jobs nest.
-func (w *Worker) runChosen(c, claimed *Job) {
-	if c == claimed {
-		w.execute(c)
-		return
-	}
-	w.helping++
-	w.noteHelpDepth()
-	w.execute(c)
-	w.helping--
-}
-
 // startOwn is how a worker that pops its own public or level deques while
 // waiting (runOwn: TakeBack, ForChunks, waitFuture) starts the job j it popped:
 // through choose, backing off when the strict policy refuses. round counts
@@ -302,7 +287,7 @@ func (w *Worker) startOwn(j *Job, round int) int {
 		w.executeAt(j, max(w.curLevel, j.level()))
 		return 0
 	}
-	w.runChosen(c, j)
+	w.runNested(c)
 	return 0
 }
 
@@ -345,12 +330,8 @@ func (w *Worker) stealLevel(lv int, thorough bool) *Job {
 	if thorough {
 		tries = int(w.reg.live.Load()) - 1
 	}
-	return w.stealRound(tries, func(v *Worker) (*Job, deque.StealResult) {
+	return w.stealRound(tries, lv, func(v *Worker) (*Job, int, deque.StealResult) {
 		j, res := v.levels[lv-1].Steal()
-		if res == deque.Success {
-			w.steals.Add(1)
-			w.levelSteals[lv].Add(1)
-		}
-		return j, res
+		return j, 1, res
 	})
 }

@@ -6,11 +6,12 @@ import "sync"
 //
 // A spawned task's record (scopeJob, spawnJob) is freed by the worker that
 // runs it, at the start of Run: nothing else refers to it once a worker
-// has claimed it. Each worker keeps a free list of up to maxFreeRecords
-// records of each kind, and a spawn on a worker takes one from there, so
-// a recursion that spawns allocates nothing but its closures. Records move
-// from the worker that spawns a task to the one that runs it; a worker
-// that only runs tasks drops its surplus to the garbage collector.
+// has claimed it (a bulk spawn's part, batchPart, at the end of its Run).
+// Each worker keeps a free list of up to maxFreeRecords records of each
+// kind, and a spawn on a worker takes one from there, so a recursion that
+// spawns allocates nothing but its closures. Records move from the worker
+// that spawns a task to the one that runs it; a worker that only runs
+// tasks drops its surplus to the garbage collector.
 //
 // Callers that are no worker (Group.Go, Pool.Spawn or a scope's spawn from
 // an ordinary goroutine) have no free list. Their records are marked

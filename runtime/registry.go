@@ -102,8 +102,8 @@ const MaxWorkers = 4096
 //   - Written by NewRegistry before the first worker starts, read by
 //     anyone after: the workers slice itself, sleep, panicHandler,
 //     panics, closedErr, name, inBubble, trace, wakes, research,
-//     analysis, reportWorkers (the analysis registry sets it before first
-//     use).
+//     onStart, onExit, reportWorkers (the analysis registry sets it
+//     before first use).
 //   - Atomic, written by any goroutine: live (by the slot maker, under
 //     slotMu, after the slot is written), injected, closed, active.
 //   - Under a lock of their own: the injector (injector.mu), drained and

@@ -4,23 +4,20 @@ import "fmt"
 
 // runJob carries a call from outside the registry (Registry.Run) to a
 // worker. Its waiter is either an ordinary goroutine, blocked on done (a
-// handoff), or a worker of another registry, helping its own pool until
-// job.Latch is set.
+// handoff), or a worker of another registry, the latch's owner, helping
+// its own pool until job.Latch is set.
 type runJob struct {
-	job     Job
-	fn      func()
-	reg     *Registry
-	panic   *PanicError
-	offPool bool // the waiter is no worker: it waits on done
-	done    handoff
+	job   Job
+	fn    func()
+	reg   *Registry
+	panic *PanicError
+	done  handoff
 }
 
 func (j *runJob) Run(w *Worker) {
 	j.panic = j.reg.Catch(j.fn)
-	if j.offPool {
-		// The caller, an ordinary goroutine, is readied on this worker's
-		// P; see Worker.handOffP.
-		w.readiedCaller = true
+	if j.job.Latch.owner == nil {
+		w.readied() // the caller, an ordinary goroutine
 		j.done.signal()
 		return
 	}
@@ -40,18 +37,14 @@ func (j *runJob) Run(w *Worker) {
 func (r *Registry) Run(call string, f func()) {
 	w := CurrentWorker()
 	if w != nil && (w.reg == r || w.analysing) {
-		if pe := r.Catch(f); pe != nil {
-			r.Raise(pe)
-		}
+		r.Raise(r.Catch(f))
 		return
 	}
 	r.enter(call)
 	defer r.leave()
 	if w == nil {
 		if g := r.acquireGuest(); g != nil {
-			if pe := r.runAsGuest(g, f); pe != nil {
-				r.Raise(pe)
-			}
+			r.Raise(r.runAsGuest(g, f))
 			return
 		}
 	}
@@ -65,7 +58,6 @@ func (r *Registry) Run(call string, f func()) {
 func (r *Registry) runInjected(w *Worker, f func()) {
 	j := &runJob{fn: f, reg: r}
 	if w == nil {
-		j.offPool = true
 		j.done.arm(r)
 	}
 	j.job.Init(j, w)
@@ -76,9 +68,7 @@ func (r *Registry) runInjected(w *Worker, f func()) {
 	} else {
 		w.waitUntil(&j.job.Latch, false)
 	}
-	if j.panic != nil {
-		r.Raise(j.panic)
-	}
+	r.Raise(j.panic)
 }
 
 // RunOnWorker runs f on one of r's own workers, never on the caller as a
@@ -95,9 +85,7 @@ func (r *Registry) RunOnWorker(f func()) bool {
 		w = nil // its goroutine may be the bubble's
 	}
 	if w != nil && w.reg == r {
-		if pe := r.Catch(f); pe != nil {
-			r.Raise(pe)
-		}
+		r.Raise(r.Catch(f))
 		return true
 	}
 	if !r.admit() {

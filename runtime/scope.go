@@ -184,7 +184,7 @@ func (s *Scope) spawnMany(call string, level, n int, f func(s *Scope, i int)) {
 		}
 		return
 	}
-	s.add(call, w, 1)
+	s.add(call, w)
 	p := w.newPart(0, n, level)
 	p.scope = scopeBatch{s: s, fn: f}
 	p.b = &p.scope
@@ -248,7 +248,7 @@ func (s *Scope) spawner(call string) *Worker {
 		w = s.reg.workerOf(g)
 	}
 	if !s.addOwn(w) {
-		s.add(call, w, 1)
+		s.add(call, w)
 	}
 	return w
 }
@@ -285,7 +285,5 @@ func (w *Worker) scope(body func(*Scope), skip Skipper) {
 	w.orderSiblings()
 	s.finishOn(w, pe)
 	w.waitScope(s)
-	if pe := s.panic.Load(); pe != nil {
-		w.reg.Raise(pe)
-	}
+	w.reg.Raise(s.panic.Load())
 }

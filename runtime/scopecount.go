@@ -70,20 +70,20 @@ type scopeCount struct {
 	_      [falseSharingRange - 8]byte
 }
 
-// add counts n more tasks of s, spawned by worker w (nil if the caller is
-// no worker of s's registry), before they are queued. It panics, naming
+// add counts one more task of s, spawned by worker w (nil if the caller
+// is no worker of s's registry), before it is queued. It panics, naming
 // call, if the scope has already finished.
-func (s *Scope) add(call string, w *Worker, n int64) {
+func (s *Scope) add(call string, w *Worker) {
 	if s.done.Probe() {
 		s.finishedPanic(call)
 	}
 	switch {
 	case w == s.owner:
-		s.count.local += n
+		s.count.local++
 	case w != nil:
-		w.takeCredit(call, s, n)
+		w.takeCredit(call, s)
 	default:
-		s.addShared(call, n)
+		s.addShared(call, 1)
 	}
 }
 
@@ -127,11 +127,7 @@ func (s *Scope) finishedPanic(call string) {
 func (s *Scope) setDone() {
 	if g := s.group; g != nil && g.offPool {
 		s.done.Set()
-		// The waiter is readied on this worker's P; see
-		// Worker.handOffP.
-		if w := CurrentWorker(); w != nil {
-			w.readiedCaller = true
-		}
+		CurrentWorker().readied() // the waiter
 		g.wake.signal()
 		return
 	}
@@ -201,19 +197,18 @@ const (
 	maxCredit   = 1 << 16 // give back above this, to keep shared far from ownerWaiting
 )
 
-// takeCredit uses n of w's credits for s, adding to shared first if w
-// holds too few.
-func (w *Worker) takeCredit(call string, s *Scope, n int64) {
+// takeCredit uses one of w's credits for s, adding it and creditBatch
+// more to shared first if w holds none.
+func (w *Worker) takeCredit(call string, s *Scope) {
 	if w.creditScope != s {
 		w.flushCredit()
 		w.creditScope = s
 	}
-	if w.credit < n {
-		grant := n - w.credit + creditBatch
-		s.addShared(call, grant)
-		w.credit += grant
+	if w.credit == 0 {
+		s.addShared(call, 1+creditBatch)
+		w.credit = 1 + creditBatch
 	}
-	w.credit -= n
+	w.credit--
 }
 
 // returnCredit records a task of s finished on w, not s's owner.

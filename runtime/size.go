@@ -54,9 +54,8 @@ type sizing struct {
 	// procs is GOMAXPROCS as last read; size and running are as above;
 	// all three are written under mu and read anywhere.
 	procs, size, running atomic.Int32
-	// awake counts the workers not parked by parkSurplus (under mu);
-	// parked, those parked (written under mu, read anywhere).
-	awake  int32
+	// parked counts the workers parked by parkSurplus (written under mu,
+	// read anywhere); the others in ranked are awake.
 	parked atomic.Int32
 	// follow is Config.FollowProcs; max bounds size while following.
 	follow bool
@@ -77,12 +76,8 @@ type sizing struct {
 // for pool's tests, which change GOMAXPROCS without making a call.)
 // The reading may be stale by the time resize runs: resize reads
 // GOMAXPROCS again.
-func (r *Registry) CheckProcs() { r.sawProcs(int32(readProcs(0))) }
-
-// sawProcs resizes the registry if procs, a reading of GOMAXPROCS, is not
-// the setting it has (tests hand it stale readings).
-func (r *Registry) sawProcs(procs int32) {
-	if procs != r.sizing.procs.Load() {
+func (r *Registry) CheckProcs() {
+	if int32(readProcs(0)) != r.sizing.procs.Load() {
 		r.resize()
 	}
 }
@@ -136,21 +131,23 @@ func (r *Registry) wakeParked(running int) {
 	for _, w := range z.ranked[:min(running, len(z.ranked))] {
 		r.unpark(w)
 	}
-	r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
+	r.noteCrowded()
 }
 
-// unpark wakes w if it is parked past the running count, and reports
-// whether it was; sizing.mu is held. The caller then updates the Crowded
-// reason, as wakeParked does.
-func (r *Registry) unpark(w *Worker) bool {
-	if !w.surplus.CompareAndSwap(true, false) {
-		return false
+// unpark wakes w if it is parked past the running count; sizing.mu is
+// held. The caller then updates the Crowded reason (noteCrowded).
+func (r *Registry) unpark(w *Worker) {
+	if w.surplus.CompareAndSwap(true, false) {
+		r.sizing.parked.Add(-1)
+		w.surplusWake <- struct{}{} // room for one: its park takes it
 	}
+}
+
+// noteCrowded steps idle workers aside (sleep.Crowded) while the workers
+// made and not parked outnumber the Ps (under mu).
+func (r *Registry) noteCrowded() {
 	z := &r.sizing
-	z.awake++
-	z.parked.Add(-1)
-	w.surplusWake <- struct{}{} // room for one: its park takes it
-	return true
+	r.sleep.StepAside(sleep.Crowded, int32(len(z.ranked))-z.parked.Load() > z.procs.Load())
 }
 
 // workersRunning is how many workers may look for work now: running, but
@@ -186,7 +183,6 @@ func (r *Registry) wakeWithinCount() {
 // started, its start counted there.
 func (r *Registry) startWorker(w *Worker, started *sync.WaitGroup) {
 	z := &r.sizing
-	z.awake++
 	cpu := -1
 	if len(z.cpus) > 0 {
 		cpu = z.cpus[w.rank%len(z.cpus)]
@@ -227,8 +223,7 @@ func (w *Worker) parkSurplus() {
 	}
 	w.surplus.Store(true)
 	z.parked.Add(1)
-	z.awake--
-	r.sleep.StepAside(sleep.Crowded, z.awake > z.procs.Load())
+	r.noteCrowded()
 	z.mu.Unlock()
 	// w may have been woken for a job it now leaves (a guest's fork,
 	// which a surplus worker does not take): pass the wake-up on, so that

@@ -220,7 +220,7 @@ func TestStaleProcsReadingKeepsTheNewestSetting(t *testing.T) {
 		goruntime.GOMAXPROCS(4)
 		r.CheckProcs()
 		require.Equal(t, 4, r.Workers())
-		r.sawProcs(3) // the stale reading
+		r.resize() // as CheckProcs would after a stale reading of 3
 		assert.Equal(t, 4, r.Workers(), "a stale reading of GOMAXPROCS undid a newer resize")
 		assert.Equal(t, int32(4), r.sizing.procs.Load())
 	})

@@ -121,7 +121,7 @@ func (r *Registry) TasksBlock() bool {
 }
 
 // Slots returns how many worker indexes the registry may use: its
-// workers and its spare slots. Worker.Index is always below it.
+// workers, spare and guest slots. Worker.Index is always below it.
 func (r *Registry) Slots() int { return len(r.workers) }
 
 // liveWorkers returns the workers started so far: the registry's own,
@@ -207,11 +207,10 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 		}
 		r.spares.made++
 	case slotGuest:
-		if r.guests.made == r.guests.max {
+		if int(r.guests.made.Load()) == r.guests.max {
 			return nil
 		}
-		r.guests.made++
-		r.guests.published.Store(int32(r.guests.made))
+		r.guests.made.Add(1)
 	}
 	// Workers are bounded by resize (sizing.max), which holds sizing.mu.
 	live := int(r.live.Load())
@@ -231,7 +230,7 @@ func (r *Registry) newSlot(kind slotKind) *Worker {
 		r.startSpare(w)
 	case slotGuest:
 		w.guest = true
-		w.guestCell = r.guests.made - 1
+		w.guestCell = int(r.guests.made.Load()) - 1
 		r.sleep.ParkOnChannel(live) // a goroutine, not a thread of its own
 	}
 	r.live.Store(int32(live + 1)) // after the slot is written: thieves index it
@@ -321,10 +320,8 @@ func (w *Worker) waitActivation() bool {
 // fan-out of blocking tasks keeps its spares.
 const spareIdle = time.Millisecond
 
-// runAsSpare runs jobs as an active spare until it retires: when the
-// monitor says spares are in surplus (the blocked tasks resumed), or when
-// it has found no work for spareIdle. It takes itself off the active
-// count.
+// runAsSpare runs jobs as an active spare until it retires (see above),
+// and takes itself off the active count.
 //
 // Between tasks it parks on the spares' posted channel, which every job
 // queued on the injector while spares wait signals (Registry.enqueue), or

@@ -67,11 +67,9 @@ type Worker struct {
 	// lookups; on amd64 and arm64 the load is a plain move.
 	g     atomic.Uintptr
 	deque *deque.ChaseLev[Job]
-	// variant, when set (Research.Deque), replaces
-	// deque as the public deque, for comparing deque algorithms inside the
-	// runtime. The worker then publishes every job at once: its offer flag
-	// stays set, so every fork takes the slow path (see Offer), and the
-	// fast path needs no branch of its own for variants.
+	// variant, when set (Research.Deque), replaces deque as the public
+	// deque; its offer flag then stays set, so every fork publishes (see
+	// Offer) and the fast path needs no branch of its own for variants.
 	variant deque.Deque[Job]
 	// stealBuf, when the variant can steal in bulk, receives the half of a
 	// victim's jobs this worker steals at once (see stealFrom).
@@ -283,7 +281,7 @@ func (w *Worker) Leave() {
 	w.depth--
 	w.privHead = min(w.privHead, w.depth)
 	if debugChecks {
-		w.checkDepth()
+		w.checkPrivate()
 	}
 }
 
@@ -541,7 +539,23 @@ func (w *Worker) stealFrom(v *Worker) (*Job, int, deque.StealResult) {
 // Fork paths call TryTakeBack first, which inlines, and TakeBack only if
 // it fails.
 func (w *Worker) TakeBack(j *Job) bool {
-	return w.TryTakeBack(j) || w.takeBackSlow(j)
+	d := w.depth - 1
+	if debugChecks && w.slots[d].job != j {
+		panic(fmt.Sprintf("runtime: worker %d: TakeBack of a job that is not its newest frame's (depth %d)", w.index, d))
+	}
+	if w.privHead <= d { // private (UnwindFork, or TryTakeBack failed on purpose)
+		w.depth = d
+		return true
+	}
+	got := w.runOwn(j, nil)
+	if got {
+		w.offerUntaken = true // published, and back untaken (see offerLimit)
+	} else {
+		w.waitUntil(&j.Latch, w.variant == nil)
+	}
+	w.depth = d
+	w.privHead = d
+	return got
 }
 
 // TryTakeBack is TakeBack's fast path: if j, the job of the newest frame,
@@ -556,27 +570,6 @@ func (w *Worker) TryTakeBack(j *Job) bool {
 		return true
 	}
 	return false
-}
-
-func (w *Worker) takeBackSlow(j *Job) bool {
-	d := w.depth - 1
-	if debugChecks && w.slots[d].job != j {
-		panic(fmt.Sprintf("runtime: worker %d: TakeBack of a job that is not its newest frame's (depth %d)", w.index, d))
-	}
-	if w.privHead <= d { // private after all (TryTakeBack failed on purpose)
-		w.depth = d
-		return true
-	}
-	got := w.runOwn(j, nil)
-	if got {
-		w.offerUntaken = true // published, and back untaken (see offerLimit)
-	}
-	if !got {
-		w.waitUntil(&j.Latch, w.variant == nil)
-	}
-	w.depth = d
-	w.privHead = d
-	return got
 }
 
 // runOwn pops this worker's published jobs, newest first: its public
@@ -687,7 +680,7 @@ const maxHelpDepth = 64
 // its 1 GB limit before crashing. So a worker already maxHelpDepth jobs
 // deep that waits for a stolen join half takes no other job: it sleeps
 // until the thief sets the latch. (Its own deque holds nothing then:
-// takeBackSlow emptied it, and only the worker pushes there.)
+// TakeBack emptied it, and only the worker pushes there.)
 //
 // Refusing work cannot deadlock such a wait: the thief runs the job (it
 // was taken from a deque, so none of its descendants ran before it), and
@@ -721,13 +714,22 @@ func (w *Worker) waitUntil(l *Latch, forJoin bool) {
 }
 
 // runHelping runs j, a job taken while waiting, nested on the waiting
-// frame (counted in the help depth).
+// frame, then lets a caller the job readied have the P (handOffP).
 func (w *Worker) runHelping(j *Job) {
+	w.runNested(j)
+	w.handOffP()
+}
+
+// runNested runs j on top of the frame below it, counted in the help depth
+// (helping, which bounds how deep waits and choose let jobs nest), and
+// records the depth if it is the deepest yet (maxHelping).
+func (w *Worker) runNested(j *Job) {
 	w.helping++
-	w.noteHelpDepth()
+	if int64(w.helping) > w.maxHelping.Load() {
+		w.maxHelping.Store(int64(w.helping))
+	}
 	w.execute(j)
 	w.helping--
-	w.handOffP()
 }
 
 // takeLocal pops this worker's newest own job while no task above level 0
@@ -807,13 +809,6 @@ func (w *Worker) stayAwake() bool {
 	return w.reg.hasInjected() || w.inbox.pending() || w.helping == 0 && w.isSurplus()
 }
 
-// noteHelpDepth records the current help depth if it is the deepest yet.
-func (w *Worker) noteHelpDepth() {
-	if int64(w.helping) > w.maxHelping.Load() {
-		w.maxHelping.Store(int64(w.helping))
-	}
-}
-
 // handOffP lets a goroutine that the job just run readied (the caller of
 // Registry.Run from outside the pool, waiting for its result) run at once
 // when this worker has nothing else to do. The Go scheduler queued that
@@ -832,6 +827,15 @@ func (w *Worker) handOffPNow() {
 	w.readiedCaller = false
 	if w.privHead == w.depth && w.publicLen() == 0 {
 		goruntime.Gosched()
+	}
+}
+
+// readied notes that the job w runs readied a goroutine waiting outside
+// the pool, which the Go scheduler queues on w's P (see handOffP); w nil,
+// a goroutine that is no worker, notes nothing.
+func (w *Worker) readied() {
+	if w != nil {
+		w.readiedCaller = true
 	}
 }
 
@@ -876,28 +880,25 @@ func (w *Worker) steal(thorough bool) *Job {
 	if !thorough {
 		tries = min(tries, stealSample)
 	}
-	return w.stealRound(tries, func(v *Worker) (*Job, deque.StealResult) {
+	return w.stealRound(tries, 0, func(v *Worker) (*Job, int, deque.StealResult) {
 		j, got, res := w.stealFrom(v)
-		switch res {
-		case deque.Success:
-			w.steals.Add(uint64(got))
-			w.levelSteals[0].Add(uint64(got))
-		case deque.Retry:
+		if res == deque.Retry {
 			w.stealsLost.Add(1)
-		default:
+		} else if res != deque.Success {
 			w.stealsEmpty.Add(1)
 		}
-		return j, res
+		return j, got, res
 	})
 }
 
 // stealRound is the victim loop of every steal: it calls try on tries
 // workers other than w, in index order from a random one, until one steal
 // succeeds, and goes round again while some steal lost a race (its victim
-// may still hold work). try steals from one victim and counts the attempt.
+// may still hold work). try steals from one victim and reports how many
+// jobs it took; stealRound counts them as steals of the given level.
 // A random start spreads thieves over victims; trying each victim once
 // per round bounds a round's cost.
-func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealResult)) *Job {
+func (w *Worker) stealRound(tries, level int, try func(v *Worker) (*Job, int, deque.StealResult)) *Job {
 	workers := w.reg.liveWorkers()
 	n := len(workers)
 	if tries <= 0 || n == 1 {
@@ -918,7 +919,7 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 			if skipGuests && workers[v].guest && !workers[v].stale.Load() {
 				continue
 			}
-			j, res := try(workers[v])
+			j, got, res := try(workers[v])
 			if res == deque.Success {
 				workers[v].offer.Store(offerTaken) // see Offer
 			} else {
@@ -926,6 +927,8 @@ func (w *Worker) stealRound(tries int, try func(v *Worker) (*Job, deque.StealRes
 			}
 			switch res {
 			case deque.Success:
+				w.steals.Add(uint64(got))
+				w.levelSteals[level].Add(uint64(got))
 				w.traceSteal(v)
 				return j
 			case deque.Retry:
