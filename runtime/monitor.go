@@ -40,8 +40,10 @@ import (
 const (
 	monitorTick     = 500 * time.Microsecond
 	monitorFastTick = 50 * time.Microsecond
-	blockedAfter    = 100 * time.Microsecond
-	retireAfter     = time.Millisecond
+	// monitorQuietTick: see quietTick.
+	monitorQuietTick = 10 * time.Millisecond
+	blockedAfter     = 100 * time.Microsecond
+	retireAfter      = time.Millisecond
 	// lateAfter: a wake-up this late means the monitor waited for a P
 	// (more than a timer's lateness in an idle process, the netpoller's
 	// millisecond; less than the scheduler's 10 ms time slice).
@@ -131,11 +133,30 @@ func (r *Registry) monitor() {
 		tick = monitorTick
 		if look.waiting > 0 || look.blocked > 0 || sp.active.Load() > 0 {
 			tick = monitorFastTick
+			if look.waiting == 0 && !late && !r.workQueued() {
+				tick = r.quietTick()
+			}
 		}
 		if r.inBubble {
 			tick = r.bubbleTick(tick, &quiet)
 		}
 	}
+}
+
+// quietTick is the tick while runners block with nothing queued, when a
+// spare would find nothing to run: the first job handed to a worker then
+// kicks the monitor (oweKick, payKick), and until then it looks only every
+// monitorQuietTick. The fast tick there would set the pace of the whole
+// process: an idle Go process sleeps in the netpoller, whose timeout
+// counts whole milliseconds, so a timer due in 50 µs wakes it about a
+// millisecond later, and a blocked task's own timer (its sleep, its
+// deadline) that falls due meanwhile waits for that wake-up instead of
+// getting one of its own (docs/performance/tasks-that-block.md, "Sleeps
+// inside tasks"). A runner that pushes work and then blocks, with no other
+// worker to take it, waits for the quiet tick.
+func (r *Registry) quietTick() time.Duration {
+	r.oweKick()
+	return monitorQuietTick
 }
 
 // sleepFor waits d on timer, the monitor's own, and reports true (ok),
@@ -148,6 +169,18 @@ func (r *Registry) sleepFor(timer *time.Timer, d time.Duration) (late, ok bool) 
 	select {
 	case <-timer.C:
 		return time.Since(due) >= lateAfter && !r.inBubble, true
+	case <-r.spares.wake:
+		// A kick owed by quietTick: a job was handed to a worker. Look a
+		// fast tick later, not at once: the workers are taking it up, and
+		// the monitor would take a P from them (as after the idle park).
+		due = time.Now().Add(monitorFastTick)
+		timer.Reset(monitorFastTick)
+		select {
+		case <-timer.C:
+			return time.Since(due) >= lateAfter && !r.inBubble, true
+		case <-r.spares.stop:
+			return false, false
+		}
 	case <-r.spares.stop:
 		return false, false
 	}
