@@ -215,14 +215,17 @@ func (g *Group) tryAcquire() bool { return g.sem.tryAcquire() }
 // errgroup's Go does, which costs little beside such tasks
 // (BenchmarkGroupLimitSleeps; BenchmarkGroupLimitFromGoroutine and
 // BenchmarkGroupFileHasher for short tasks). The first task that blocks
-// in a pool whose tasks did not may still hold its caller.
+// in a pool whose tasks did not may still hold its caller; in a
+// testing/synctest bubble, where a task's computing moves no clock and a
+// slot that stands empty moves it by the whole of a sleep, the caller
+// never runs tasks: it blocks as errgroup's does.
 func (g *Group) acquire() {
 	if w := runtime.CurrentWorker(); w != nil {
 		w.HelpUntil(g.tryAcquire)
 		return
 	}
 	held := false
-	if !g.p.reg.TasksBlock() {
+	if !g.p.reg.TasksBlock() && !runtime.InSynctestBubble() {
 		enough := int64(1 + g.p.Workers()) // the caller's slot and the tasks in flight
 		slotAndShortQueue := func() bool {
 			if !held {
