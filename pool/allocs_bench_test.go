@@ -76,6 +76,28 @@ func BenchmarkTaskAllocs(b *testing.B) {
 				f.Wait()
 			}
 		}},
+		// A context that cannot end registers nothing; one that can
+		// costs context.AfterFunc's registration per future.
+		{"SubmitContext/Background", func() {
+			var fs [batch]*pool.Future[int]
+			for i := range fs {
+				fs[i] = pool.SubmitContext(context.Background(), p, valueTask)
+			}
+			for _, f := range fs {
+				f.Wait()
+			}
+		}},
+		{"SubmitContext/WithCancel", func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var fs [batch]*pool.Future[int]
+			for i := range fs {
+				fs[i] = pool.SubmitContext(ctx, p, valueTask)
+			}
+			for _, f := range fs {
+				f.Wait()
+			}
+		}},
 	}
 	for _, path := range paths {
 		for _, where := range []string{"inside", "outside"} {
