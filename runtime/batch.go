@@ -204,6 +204,14 @@ func (w *Worker) splitBefore(b batcher, i, hi, level int, all bool) int {
 // which only bulk spawns with a priority pay.
 func (p *batchPart) runCounted(w *Worker) {
 	b, lo, hi, level := p.b, p.lo, p.hi, p.job.level()
+	if sb, ok := b.(*scopeBatch); ok && sb.skipping() {
+		// The scope drops its tasks that have not started, for good
+		// (scopeskip.go): drop the part's rest at once, rather than queue
+		// it again before each task, each to be claimed only to be dropped.
+		// Task lo was started (choose uncounted it); it is dropped too.
+		w.reg.prio.uncount(level, hi-lo-1)
+		return
+	}
 	if hi-lo > 2 && w.othersLooking() {
 		mid := lo + 1 + (hi-lo-1)/2
 		w.queuePart(b, mid, hi, level)
@@ -263,7 +271,7 @@ func (w *Worker) betweenTasks(level int) bool {
 			round++
 		}
 	}
-	p.uncount(level)
+	p.uncount(level, 1)
 	return true
 }
 
@@ -393,10 +401,14 @@ type scopeBatch struct {
 }
 
 func (b *scopeBatch) task(i int) {
-	if s := b.s; s.skip == nil || !s.skip.Skip() { // scopeskip.go
-		b.fn(s, i)
+	if !b.skipping() {
+		b.fn(b.s, i)
 	}
 }
+
+// skipping reports whether the scope drops its tasks that have not
+// started (scopeskip.go); once it does, it always will.
+func (b *scopeBatch) skipping() bool { return b.s.skip != nil && b.s.skip.Skip() }
 
 func (b *scopeBatch) taskPanicked(_ int, pe *PanicError) { b.s.panic.CompareAndSwap(nil, pe) }
 

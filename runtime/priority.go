@@ -148,10 +148,11 @@ func (p *prioState) count(l, n int) {
 	}
 }
 
-// uncount removes a started task of level l from the queued counts.
-func (p *prioState) uncount(l int) {
+// uncount removes n started (or dropped) tasks of level l from the queued
+// counts.
+func (p *prioState) uncount(l, n int) {
 	for i := range l {
-		p.above[i].Add(-1)
+		p.above[i].Add(int64(-n))
 	}
 	if debugChecks {
 		p.checkQueued(l)
@@ -265,7 +266,7 @@ func (w *Worker) choose(j *Job, thorough bool, floor int) *Job {
 		w.reg.queueIn(w, j, j.tag.Load(), 1)
 		j = h
 	}
-	p.uncount(j.level())
+	p.uncount(j.level(), 1)
 	return j
 }
 

@@ -23,6 +23,8 @@ type Skipper interface {
 	// Skip reports whether the body or task about to start must be
 	// dropped. It is called once per task, just before the task would
 	// run, on whichever worker runs it, possibly on several at once.
+	// Once it has returned true it must always return true: a bulk
+	// spawn's part drops its whole rest on one answer (runCounted).
 	Skip() bool
 }
 
