@@ -322,6 +322,10 @@ func (r *Registry) lookAt(w *Worker, i int, ws *runnerWatch, look *blockedLook, 
 		ws.class, ws.since = seenUnwatched, time.Time{}
 		return false
 	}
+	if w.looking.Load() { // searching or going to sleep: no task of its own waits
+		ws.class, ws.since = seenRunning, time.Time{}
+		return false
+	}
 	switch goroutineState(w.g.Load()) {
 	case gRunnable:
 		if ws.class == seenBlocked {

@@ -138,6 +138,11 @@ type Worker struct {
 	helping    int
 	maxHelping atomic.Int64
 	waits      atomic.Int32
+	// looking is set while the worker runs look, the engine's search and
+	// sleep, which run no task: a wait the monitor sees then (a lock of
+	// the sleep protocol, a system call on its way back to a P) is never
+	// a task that blocks (lookAt). In waits's padding.
+	looking atomic.Bool
 
 	// scopeJobs is the free list of spawned-task records (newScopeJob),
 	// spawnJobs that of detached tasks' (newSpawnJob), parts that of
@@ -777,6 +782,8 @@ func (w *Worker) look(l *Latch) *Job {
 	if w.iso != 0 {
 		return w.lookIsolated(l, w.findIsolated)
 	}
+	w.looking.Store(true)
+	defer w.looking.Store(false)
 	w.publishExecuted()
 	w.flushCredit()
 	s := w.sleep
